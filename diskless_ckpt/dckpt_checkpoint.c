@@ -1,0 +1,202 @@
+/*
+ * dckpt_checkpoint.c - the checkpoint protocol.
+ *
+ * Epoch e is written into the half of the double buffer that does not hold
+ * the committed epoch:
+ *   1. group allgather of the members' records (sizes, layout, metadata,
+ *      local status): every member learns the fragment length L = the longest
+ *      data rank's bytes, and whether every member is ready;
+ *   2. streamed encode (dckpt_pipe.c): each data rank copies its registered
+ *      bytes into its half chunk by chunk (computing their CRC) and folds them
+ *      into the running checksums on their way along the chain to the
+ *      checksum ranks, which receive straight into their half (and CRC it);
+ *   3. group allgather of the CRCs and statuses: when it returns with every
+ *      status 0, every member of the group has its part of epoch e: the half
+ *      is DONE on this rank;
+ *   4. commit: MIN-allreduce of the group verdicts over the whole
+ *      communicator; on success the DONE half becomes the active one.
+ * A failure anywhere before 4 returns leaves the committed half untouched;
+ * dckpt_restore then picks the newest epoch every survivor holds DONE.
+ */
+#include "dckpt_internal.h"
+#include "dckpt_testing.h"
+
+#include <string.h>
+
+typedef struct ckpt_crc_arg {
+    const dckpt_ctx_t *ctx;
+    uint32_t crc;
+} ckpt_crc_arg_t;
+
+/* data rank: registered bytes -> its half, chunk by chunk, and their CRC */
+static void ckpt_fill(void *arg, uint8_t *dst, size_t off, size_t n)
+{
+    ckpt_crc_arg_t *a = arg;
+    dckpt_store_gather(a->ctx, off, dst, n);
+    a->crc = dckpt_crc(a->crc, dst, n);
+}
+
+/* checksum rank: CRC of the checksum as it arrives, in order */
+static void ckpt_done(void *arg, const uint8_t *p, size_t off, size_t n)
+{
+    ckpt_crc_arg_t *a = arg;
+    a->crc = dckpt_crc(a->crc, p, n);
+}
+
+void dckpt_test_set_fault(dckpt_ctx_t *ctx, int kind, long arg)
+{
+    if (ctx == NULL)
+        return;
+    ctx->fault.kind = kind;
+    ctx->fault.arg = arg;
+}
+
+/* Stage 2 on this rank. */
+static int ckpt_encode(dckpt_ctx_t *ctx, dckpt_slot_t *slot, int have_buf, size_t data_bytes,
+                       long stop_after, uint32_t *crc_p)
+{
+    const dckpt_layout_t *lay = &ctx->lay;
+    ckpt_crc_arg_t arg = {ctx, 0};
+    dckpt_pipe_t p;
+
+    memset(&p, 0, sizeof(p));
+    p.comm = ctx->group;
+    p.tag = DCKPT_TAG_ENCODE;
+    p.nsrc = lay->k;
+    p.src = ctx->iota; /* group ranks 0..k-1 */
+    p.ntgt = lay->m;
+    p.tgt = ctx->iota + lay->k; /* group ranks k..k+m-1 */
+    p.coef = ctx->parity_coef;
+    p.use_xor = ctx->params.code == DCKPT_CODE_XOR;
+    p.len = slot->frag_len;
+    p.chunk = ctx->params.chunk_bytes;
+    p.stop_after = stop_after;
+    p.me = lay->group_rank;
+    p.pool = ctx->pool;
+    p.arg = &arg;
+    if (lay->is_checksum) {
+        p.buf = have_buf ? slot->buf : NULL;
+        p.valid = slot->frag_len;
+        p.done = ckpt_done;
+    } else {
+        p.buf = slot->buf;
+        p.valid = data_bytes;
+        p.fill = ckpt_fill;
+    }
+    int rc = dckpt_pipe_run(&p);
+    *crc_p = arg.crc;
+    return rc;
+}
+
+int dckpt_checkpoint(dckpt_ctx_t *ctx, const void *meta, size_t meta_len, int64_t *epoch_p)
+{
+    if (ctx == NULL || meta_len > DCKPT_META_MAX || (meta == NULL && meta_len > 0))
+        return DCKPT_ERR_ARG;
+    if (ctx->needs_restore)
+        return DCKPT_ERR_STATE;
+
+    dckpt_fault_t fault = ctx->fault;
+    ctx->fault.kind = DCKPT_FAULT_NONE;
+    ctx->fresh = 0;
+
+    const dckpt_layout_t *lay = &ctx->lay;
+    int gsz = lay->group_size;
+    int w = ctx->active < 0 ? 0 : 1 - ctx->active;
+    dckpt_slot_t *slot = &ctx->slot[w];
+    int64_t epoch = ctx->next_epoch;
+    size_t data_bytes = lay->is_checksum ? 0 : dckpt_store_registered_bytes(ctx);
+
+    dckpt_store_slot_clear(slot);
+    slot->state = DCKPT_SLOT_PENDING;
+    slot->epoch = epoch;
+
+    /* 1. records */
+    int local = dckpt_store_slot_reserve(slot, data_bytes, gsz);
+    if (local == DCKPT_SUCCESS)
+        local = dckpt_store_pool_reserve(ctx, dckpt_pipe_pool_bytes(lay->m, ctx->params.chunk_bytes));
+    dckpt_rec_t rec;
+    memset(&rec, 0, sizeof(rec));
+    rec.epoch = epoch;
+    rec.bytes = data_bytes;
+    rec.nbufs = (uint32_t)ctx->nbufs;
+    rec.layout_crc = dckpt_store_layout_crc(ctx);
+    rec.status = local;
+    rec.meta_len = (uint32_t)meta_len;
+    if (meta_len > 0)
+        memcpy(rec.meta, meta, meta_len);
+    if (slot->recs == NULL)
+        goto mpi_failed; /* cannot happen: records are allocated by dckpt_create */
+    if (MPI_Allgather(&rec, (int)sizeof(rec), MPI_BYTE, slot->recs, (int)sizeof(rec), MPI_BYTE,
+                      ctx->group) != MPI_SUCCESS)
+        goto mpi_failed;
+
+    int verdict = DCKPT_SUCCESS;
+    size_t frag_len = 0;
+    for (int i = 0; i < gsz; i++) {
+        if (slot->recs[i].status < verdict)
+            verdict = slot->recs[i].status;
+        if (slot->recs[i].epoch != epoch)
+            verdict = DCKPT_ERR_STATE; /* ranks disagree on the epoch number */
+        if (i < lay->k && slot->recs[i].bytes > frag_len)
+            frag_len = (size_t)slot->recs[i].bytes;
+    }
+    for (int i = lay->k; i < gsz; i++)
+        slot->recs[i].bytes = frag_len;
+    slot->frag_len = frag_len;
+    slot->len = lay->is_checksum ? frag_len : data_bytes;
+
+    /* 2. encode */
+    uint32_t crc = 0;
+    if (verdict == DCKPT_SUCCESS) {
+        int have_buf = 1;
+        if (lay->is_checksum) {
+            local = dckpt_store_slot_reserve(slot, frag_len, gsz);
+            have_buf = local == DCKPT_SUCCESS; /* without storage, receive and drop */
+        }
+        long stop = fault.kind == DCKPT_FAULT_ENCODE_STOP ? fault.arg : -1;
+        if (frag_len > 0 &&
+            ckpt_encode(ctx, slot, have_buf, data_bytes, stop, &crc) != DCKPT_SUCCESS)
+            goto mpi_failed;
+    }
+
+    /* 3. CRCs and statuses */
+    int32_t mine[2] = {(int32_t)crc, local}, *all = ctx->crc_scratch;
+    if (MPI_Allgather(mine, 2, MPI_INT, all, 2, MPI_INT, ctx->group) != MPI_SUCCESS)
+        goto mpi_failed;
+    for (int i = 0; i < gsz; i++) {
+        slot->recs[i].crc = (uint32_t)all[2 * i];
+        slot->recs[i].status = all[2 * i + 1];
+        if (all[2 * i + 1] < verdict)
+            verdict = all[2 * i + 1];
+    }
+    if (verdict == DCKPT_SUCCESS && fault.kind != DCKPT_FAULT_LOSE_DONE)
+        slot->state = DCKPT_SLOT_DONE;
+
+    /* 4. commit */
+    int agreed;
+    if (fault.kind == DCKPT_FAULT_SKIP_COMMIT)
+        agreed = fault.arg ? DCKPT_SUCCESS : DCKPT_ERR_MPI;
+    else if (fault.kind == DCKPT_FAULT_LOSE_DONE)
+        agreed = DCKPT_ERR_MPI;
+    else
+        agreed = dckpt_ctx_agree(ctx, verdict);
+    if (agreed == DCKPT_ERR_MPI) {
+        ctx->needs_restore = 1; /* states may differ between ranks: restore decides */
+        return DCKPT_ERR_MPI;
+    }
+    if (agreed != DCKPT_SUCCESS) {
+        /* every rank knows the checkpoint failed: drop it, the committed epoch stands */
+        dckpt_store_slot_clear(slot);
+        return agreed;
+    }
+    ctx->active = w;
+    ctx->epoch = epoch;
+    ctx->next_epoch = epoch + 1;
+    if (epoch_p)
+        *epoch_p = epoch;
+    return DCKPT_SUCCESS;
+
+mpi_failed:
+    ctx->needs_restore = 1;
+    return DCKPT_ERR_MPI;
+}

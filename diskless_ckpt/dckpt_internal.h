@@ -1,0 +1,175 @@
+/*
+ * dckpt_internal.h - the checkpoint context and the helpers shared by the
+ * library's files. Not installed.
+ *
+ * Files:
+ *   dckpt_ctx.c         create/free, layout, communicators, registration, queries
+ *   dckpt_store.c       double-buffer slots, gather/scatter of registered bytes, CRC
+ *   dckpt_pipe.c        streamed, pipelined chain reduction of fragments (encode and decode)
+ *   dckpt_checkpoint.c  the checkpoint protocol
+ *   dckpt_restore.c     the restore protocol
+ */
+#ifndef DCKPT_INTERNAL_H
+#define DCKPT_INTERNAL_H
+
+#include "diskless_ckpt.h"
+#include "dckpt_rs.h"
+
+#include <stdint.h>
+
+/* chunks in flight per rank in the pipeline */
+#define DCKPT_PIPE_DEPTH 4
+#define DCKPT_CHUNK_MIN ((size_t)4096)
+#define DCKPT_CHUNK_MAX ((size_t)64 << 20)
+
+#define DCKPT_TAG_ENCODE 0x5ec0
+#define DCKPT_TAG_DECODE 0x5ec1
+
+/*
+ * One group member's record of one epoch. Every member of a group holds the
+ * records of all members (gathered at checkpoint time), so a replacement can
+ * learn its own from any survivor. Exchanged as raw bytes: all ranks run the
+ * same executable.
+ */
+typedef struct dckpt_rec {
+    int64_t epoch;
+    uint64_t bytes;      /* data rank: registered bytes; checksum rank: fragment length */
+    uint32_t nbufs;      /* registered buffers */
+    uint32_t layout_crc; /* CRC-32 of the registered sizes */
+    uint32_t crc;        /* CRC-32 of the stored bytes (data, or checksum fragment) */
+    int32_t status;      /* 0, or the DCKPT_ERR_ code that failed this member's part */
+    uint32_t meta_len;
+    uint32_t reserved;
+    unsigned char meta[DCKPT_META_MAX];
+} dckpt_rec_t;
+
+enum {
+    DCKPT_SLOT_EMPTY = 0,
+    DCKPT_SLOT_PENDING = 1, /* being written, or interrupted */
+    DCKPT_SLOT_DONE = 2     /* every member of the group finished its part */
+};
+
+/* One half of the double buffer. */
+typedef struct dckpt_slot {
+    int state;
+    int64_t epoch;
+    uint8_t *buf;      /* data rank: its registered bytes; checksum rank: its checksum fragment */
+    size_t cap;
+    size_t len;        /* valid bytes in buf */
+    size_t frag_len;   /* the group's fragment length L (longest data rank) */
+    dckpt_rec_t *recs; /* group_size records */
+} dckpt_slot_t;
+
+typedef struct dckpt_buf {
+    void *ptr;
+    size_t bytes;
+} dckpt_buf_t;
+
+/* Test-only fault injection (dckpt_testing.h). */
+typedef struct dckpt_fault {
+    int kind;
+    long arg;
+} dckpt_fault_t;
+
+struct dckpt_ctx {
+    dckpt_params_t params; /* normalized (chunk_bytes set) */
+    int nprocs;
+    int rank;
+    dckpt_layout_t lay;
+    int group_first; /* communicator rank of group rank 0 */
+
+    MPI_Comm world; /* dup of the user's communicator */
+    MPI_Comm group; /* this rank's group */
+    MPI_Comm data;  /* data ranks only; MPI_COMM_NULL on checksum ranks */
+    int fresh;      /* communicators built by dckpt_create and not used yet */
+
+    dckpt_rs_t rs;         /* RS code of this group (DCKPT_CODE_RS) */
+    uint8_t *parity_coef;  /* m x k encode coefficients */
+
+    dckpt_buf_t *bufs;
+    int nbufs;
+    int bufs_cap;
+
+    dckpt_slot_t slot[2];
+    int active;          /* slot of the committed epoch, -1 none */
+    int64_t epoch;       /* committed epoch, 0 none */
+    int64_t next_epoch;  /* number of the next checkpoint */
+    int needs_restore;   /* a checkpoint failed: only restore is allowed */
+
+    int *iota;            /* 0, 1, ..., group_size - 1 */
+    int *plan_src;        /* group_size ints: decode sources */
+    int *plan_tgt;        /* group_size ints: decode targets */
+    uint8_t *plan_rows;   /* m x group_size: decode coefficients */
+    int32_t *crc_scratch; /* 2 x group_size */
+    int *lost_flags;      /* group_size ints: member lost in this restore */
+    dckpt_rec_t *recs_tmp; /* group_size records received in a restore */
+    uint8_t *lost_map;    /* 2 x ceil(nprocs / 8): agreed and own bitmap of lost ranks */
+
+    uint8_t *pool; /* pipeline buffers */
+    size_t pool_cap;
+
+    dckpt_fault_t fault;
+};
+
+/* ---- dckpt_ctx.c */
+int dckpt_layout_compute(int nprocs, const dckpt_params_t *p, int rank, dckpt_layout_t *lay,
+                         int *group_first_p);
+/* collective; returns the status agreed over comm (MIN of local_status), or an error */
+int dckpt_ctx_comms_build(dckpt_ctx_t *ctx, MPI_Comm comm, int local_status);
+void dckpt_ctx_comms_free(dckpt_ctx_t *ctx);
+/* MIN-agree an int status over ctx->world; returns the agreed code, or DCKPT_ERR_MPI */
+int dckpt_ctx_agree(dckpt_ctx_t *ctx, int status);
+
+/* ---- dckpt_store.c */
+uint32_t dckpt_crc(uint32_t crc, const void *p, size_t n);
+size_t dckpt_store_registered_bytes(const dckpt_ctx_t *ctx);
+uint32_t dckpt_store_layout_crc(const dckpt_ctx_t *ctx);
+int dckpt_store_slot_reserve(dckpt_slot_t *slot, size_t len, int group_size);
+void dckpt_store_slot_clear(dckpt_slot_t *slot);
+void dckpt_store_slot_release(dckpt_slot_t *slot);
+/* copy registered bytes [off, off + n) of the concatenated registrations to dst */
+void dckpt_store_gather(const dckpt_ctx_t *ctx, size_t off, uint8_t *dst, size_t n);
+/* copy src (the concatenated registrations) back into the registered buffers; returns its CRC */
+uint32_t dckpt_store_scatter(const dckpt_ctx_t *ctx, const uint8_t *src, size_t n);
+/* the slot holding a DONE epoch, or -1 */
+int dckpt_store_slot_of(const dckpt_ctx_t *ctx, int64_t epoch);
+/* newest and oldest DONE epochs (0, 0 when none) */
+void dckpt_store_done_range(const dckpt_ctx_t *ctx, int64_t *newest, int64_t *oldest);
+int dckpt_store_pool_reserve(dckpt_ctx_t *ctx, size_t bytes);
+
+/* ---- dckpt_pipe.c */
+/*
+ * A chain reduction of fragments, streamed in chunks: the sources, in chain
+ * order, each add coef[t][s] * (their fragment) to the partial results of
+ * every target t and pass the partials on; the last source sends each target
+ * its result. Every rank of `comm` involved calls dckpt_pipe_run with the
+ * same description; ranks not named return at once.
+ */
+typedef struct dckpt_pipe {
+    MPI_Comm comm;
+    int tag;
+    int nsrc;
+    const int *src; /* ranks in comm, chain order */
+    int ntgt;
+    const int *tgt;      /* ranks in comm */
+    const uint8_t *coef; /* ntgt x nsrc, row-major */
+    int use_xor;         /* every coefficient is 1: plain XOR */
+    size_t len;          /* fragment length */
+    size_t chunk;
+    long stop_after;     /* tests: every rank stops after this many chunks (-1: never) */
+
+    int me; /* this rank in comm */
+    /* source: its fragment buf[0, valid), zeros beyond; target: where the result goes
+       (bytes beyond `valid` are dropped; buf NULL: drop everything) */
+    uint8_t *buf;
+    size_t valid;
+    void (*fill)(void *arg, uint8_t *dst, size_t off, size_t n); /* source: before reading */
+    void (*done)(void *arg, const uint8_t *p, size_t off, size_t n); /* target: after arrival */
+    void *arg;
+    uint8_t *pool; /* dckpt_pipe_pool_bytes() */
+} dckpt_pipe_t;
+
+size_t dckpt_pipe_pool_bytes(int ntgt, size_t chunk);
+int dckpt_pipe_run(const dckpt_pipe_t *p);
+
+#endif /* DCKPT_INTERNAL_H */

@@ -1,0 +1,345 @@
+/*
+ * dckpt_restore.c - the restore protocol (after an MPI-level recovery, or a
+ * simulated failure).
+ *
+ *   0. rebuild the internal communicators from `comm` (a replacement's fresh
+ *      context built them in dckpt_create: the same collective calls);
+ *   1. agree on the lost ranks: BOR of a bitmap (ranks named by any caller,
+ *      and ranks holding no checkpoint, i.e. fresh replacements);
+ *   2. agree on the epoch E: the newest epoch every survivor holds DONE
+ *      (MIN of each survivor's newest DONE epoch), and check that every
+ *      survivor still holds E; check that no group lost more than m ranks.
+ *      Both verdicts are computed from agreed values, so every rank returns
+ *      the same error without more communication, and nothing is touched;
+ *   3. in each group, the lowest surviving member broadcasts the group's
+ *      records of E; replacements take theirs (sizes, CRC, metadata), every
+ *      data rank checks its registered buffers against them; agreement;
+ *   4. decode (dckpt_pipe.c): k survivors stream their fragments of E along
+ *      a chain to the lost ranks of the group (data or checksum ranks in one
+ *      pass: lost checksums are re-encoded from the same sources); each lost
+ *      rank checks the CRC of what it received;
+ *   5. data ranks copy E into their registered buffers, checking the CRC;
+ *      agreement; E becomes the committed epoch everywhere.
+ */
+#include "dckpt_internal.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct restore_crc_arg {
+    uint32_t crc;
+} restore_crc_arg_t;
+
+static void restore_done(void *arg, const uint8_t *p, size_t off, size_t n)
+{
+    restore_crc_arg_t *a = arg;
+    a->crc = dckpt_crc(a->crc, p, n);
+}
+
+static int restore_group_of(const dckpt_ctx_t *ctx, int rank)
+{
+    dckpt_layout_t lay;
+    if (dckpt_layout_compute(ctx->nprocs, &ctx->params, rank, &lay, NULL) != DCKPT_SUCCESS)
+        return -1;
+    return lay.group;
+}
+
+static int bit_get(const uint8_t *map, int i)
+{
+    return (map[i / 8] >> (i % 8)) & 1;
+}
+
+/* Drop this rank's stored state, as its death would have. */
+static void restore_forget(dckpt_ctx_t *ctx)
+{
+    for (int s = 0; s < 2; s++) {
+        dckpt_slot_t *slot = &ctx->slot[s];
+        free(slot->buf);
+        slot->buf = NULL;
+        slot->cap = 0;
+        dckpt_store_slot_clear(slot);
+    }
+    ctx->active = -1;
+    ctx->epoch = 0;
+}
+
+/* Stage 1: the agreed bitmap of lost ranks into ctx->lost_map. */
+static int restore_lost_set(dckpt_ctx_t *ctx, int nfailed, const int *failed)
+{
+    size_t nbytes = ((size_t)ctx->nprocs + 7) / 8;
+    uint8_t *mine = ctx->lost_map + nbytes;
+    int64_t newest, oldest;
+
+    memset(mine, 0, nbytes);
+    for (int i = 0; i < nfailed; i++)
+        mine[failed[i] / 8] |= (uint8_t)(1u << (failed[i] % 8));
+    dckpt_store_done_range(ctx, &newest, &oldest);
+    if (newest == 0)
+        mine[ctx->rank / 8] |= (uint8_t)(1u << (ctx->rank % 8));
+    if (MPI_Allreduce(mine, ctx->lost_map, (int)nbytes, MPI_BYTE, MPI_BOR, ctx->world) !=
+        MPI_SUCCESS)
+        return DCKPT_ERR_MPI;
+    return DCKPT_SUCCESS;
+}
+
+/* Stage 2: the epoch, and the per-group loss count. */
+static int restore_epoch(dckpt_ctx_t *ctx, int lost_self, int64_t *epoch_p,
+                         dckpt_restore_info_t *info)
+{
+    int64_t newest, oldest;
+    long long v[2] = {LLONG_MAX, LLONG_MAX}, r[2];
+
+    dckpt_store_done_range(ctx, &newest, &oldest);
+    if (!lost_self && newest > 0) {
+        v[0] = newest;
+        v[1] = -oldest;
+    }
+    if (MPI_Allreduce(v, r, 2, MPI_LONG_LONG_INT, MPI_MIN, ctx->world) != MPI_SUCCESS)
+        return DCKPT_ERR_MPI;
+
+    /* losses per group (every rank computes the same from the agreed bitmap) */
+    int *per_group = calloc((size_t)ctx->lay.ngroups, sizeof(int));
+    if (per_group == NULL)
+        return DCKPT_ERR_NOMEM; /* local, before any change: the caller agrees on it */
+    int bad = -1;
+    for (int i = 0; i < ctx->nprocs; i++) {
+        if (!bit_get(ctx->lost_map, i))
+            continue;
+        info->nlost++;
+        int g = restore_group_of(ctx, i);
+        if (g >= 0 && ++per_group[g] > ctx->lay.m && bad < 0)
+            bad = g;
+    }
+    free(per_group);
+    if (r[0] == LLONG_MAX)
+        return DCKPT_ERR_NO_CHECKPOINT; /* no survivor holds any checkpoint */
+    if (bad >= 0) {
+        info->bad_group = bad;
+        return DCKPT_ERR_UNRECOVERABLE;
+    }
+    if (-r[1] > r[0])
+        return DCKPT_ERR_NO_CHECKPOINT; /* a survivor no longer holds epoch r[0] */
+    *epoch_p = r[0];
+    return DCKPT_SUCCESS;
+}
+
+/* Registered buffers against a data rank's record of E. */
+static int restore_check_layout(const dckpt_ctx_t *ctx, const dckpt_rec_t *rec)
+{
+    if (ctx->lay.is_checksum)
+        return DCKPT_SUCCESS;
+    if (dckpt_store_registered_bytes(ctx) != rec->bytes || (uint32_t)ctx->nbufs != rec->nbufs ||
+        dckpt_store_layout_crc(ctx) != rec->layout_crc)
+        return DCKPT_ERR_MISMATCH;
+    return DCKPT_SUCCESS;
+}
+
+/*
+ * Stage 3 on this rank: learn the group's records of E; prepare the slot a
+ * lost rank decodes into. Returns the local status; *slot_p is the slot of E.
+ */
+static int restore_records(dckpt_ctx_t *ctx, int64_t epoch, int lost_self, int *lost_in_group,
+                           int *slot_p)
+{
+    const dckpt_layout_t *lay = &ctx->lay;
+    int gsz = lay->group_size, root = -1, s = -1, status = DCKPT_SUCCESS;
+
+    for (int i = 0; i < gsz; i++) {
+        lost_in_group[i] = bit_get(ctx->lost_map, ctx->group_first + i);
+        if (!lost_in_group[i] && root < 0)
+            root = i;
+    }
+    dckpt_rec_t *tmp = ctx->recs_tmp;
+    size_t bytes = (size_t)gsz * sizeof(dckpt_rec_t);
+    if (!lost_self) {
+        s = dckpt_store_slot_of(ctx, epoch);
+        if (s < 0)
+            status = DCKPT_ERR_NO_CHECKPOINT;
+    }
+    if (lay->group_rank == root) {
+        if (s >= 0)
+            memcpy(tmp, ctx->slot[s].recs, bytes);
+        else
+            memset(tmp, 0, bytes);
+    }
+    if (MPI_Bcast(tmp, (int)bytes, MPI_BYTE, root, ctx->group) != MPI_SUCCESS)
+        return DCKPT_ERR_MPI;
+    if (status != DCKPT_SUCCESS)
+        return status;
+
+    const dckpt_rec_t *rec = &tmp[lay->group_rank];
+    if (rec->epoch != epoch)
+        return DCKPT_ERR_CORRUPT;
+    if (!lost_self) {
+        if (memcmp(tmp, ctx->slot[s].recs, bytes) != 0)
+            return DCKPT_ERR_CORRUPT; /* survivors disagree about the checkpoint */
+        *slot_p = s;
+        return restore_check_layout(ctx, rec);
+    }
+
+    /* a lost rank: storage for the decoded fragment, in slot 0 */
+    status = restore_check_layout(ctx, rec);
+    if (status != DCKPT_SUCCESS)
+        return status;
+    dckpt_slot_t *slot = &ctx->slot[0];
+    dckpt_store_slot_clear(slot);
+    status = dckpt_store_slot_reserve(slot, (size_t)rec->bytes, gsz);
+    if (status != DCKPT_SUCCESS)
+        return status;
+    memcpy(slot->recs, tmp, bytes);
+    slot->state = DCKPT_SLOT_PENDING;
+    slot->epoch = epoch;
+    slot->len = (size_t)rec->bytes;
+    slot->frag_len = (size_t)tmp[gsz - 1].bytes; /* a checksum record holds L */
+    *slot_p = 0;
+    return DCKPT_SUCCESS;
+}
+
+/* Stage 4: decode onto this group's lost ranks. Returns 0, a local error, or DCKPT_ERR_MPI. */
+static int restore_decode(dckpt_ctx_t *ctx, int slot_idx, int lost_self, const int *lost)
+{
+    const dckpt_layout_t *lay = &ctx->lay;
+    dckpt_slot_t *slot = &ctx->slot[slot_idx];
+    int nl = 0;
+    for (int i = 0; i < lay->group_size; i++)
+        if (lost[i])
+            ctx->plan_tgt[nl++] = i;
+    if (nl == 0 || slot->frag_len == 0) {
+        if (lost_self)
+            slot->state = DCKPT_SLOT_DONE; /* nothing to decode: empty fragment */
+        return DCKPT_SUCCESS;
+    }
+
+    /* the same plan on every member: sources are the lowest k survivors */
+    int use_xor = ctx->params.code == DCKPT_CODE_XOR;
+    if (use_xor) {
+        for (int i = 0, s = 0; i < lay->group_size; i++)
+            if (!lost[i])
+                ctx->plan_src[s++] = i;
+        memset(ctx->plan_rows, 1, (size_t)lay->k);
+    } else if (dckpt_rs_decode_plan(&ctx->rs, nl, ctx->plan_tgt, ctx->plan_src,
+                                    ctx->plan_rows) != 0) {
+        return DCKPT_ERR_UNRECOVERABLE; /* not reached: losses were counted before */
+    }
+
+    restore_crc_arg_t arg = {0};
+    dckpt_pipe_t p;
+    memset(&p, 0, sizeof(p));
+    p.comm = ctx->group;
+    p.tag = DCKPT_TAG_DECODE;
+    p.nsrc = lay->k;
+    p.src = ctx->plan_src;
+    p.ntgt = nl;
+    p.tgt = ctx->plan_tgt;
+    p.coef = ctx->plan_rows;
+    p.use_xor = use_xor;
+    p.len = slot->frag_len;
+    p.chunk = ctx->params.chunk_bytes;
+    p.stop_after = -1;
+    p.me = lay->group_rank;
+    p.buf = slot->buf;
+    p.valid = slot->len;
+    p.done = lost_self ? restore_done : NULL;
+    p.arg = &arg;
+    p.pool = ctx->pool;
+    int rc = dckpt_pipe_run(&p);
+    if (rc != DCKPT_SUCCESS)
+        return rc;
+    if (lost_self) {
+        if (arg.crc != slot->recs[lay->group_rank].crc)
+            return DCKPT_ERR_CORRUPT;
+        slot->state = DCKPT_SLOT_DONE;
+    }
+    return DCKPT_SUCCESS;
+}
+
+static int restore_args(const dckpt_ctx_t *ctx, MPI_Comm comm, int nfailed, const int *failed)
+{
+    int size, rank;
+    if (ctx == NULL || comm == MPI_COMM_NULL || nfailed < 0 || (nfailed > 0 && failed == NULL))
+        return DCKPT_ERR_ARG;
+    for (int i = 0; i < nfailed; i++)
+        if (failed[i] < 0 || failed[i] >= ctx->nprocs)
+            return DCKPT_ERR_ARG;
+    if (MPI_Comm_size(comm, &size) != MPI_SUCCESS || MPI_Comm_rank(comm, &rank) != MPI_SUCCESS)
+        return DCKPT_ERR_ARG;
+    if (size != ctx->nprocs || rank != ctx->rank)
+        return DCKPT_ERR_MISMATCH;
+    return DCKPT_SUCCESS;
+}
+
+int dckpt_restore(dckpt_ctx_t *ctx, MPI_Comm comm, int nfailed, const int *failed,
+                  dckpt_restore_info_t *info)
+{
+    dckpt_restore_info_t dummy;
+    if (info == NULL)
+        info = &dummy;
+    memset(info, 0, sizeof(*info));
+    info->bad_group = -1;
+    int rc = restore_args(ctx, comm, nfailed, failed);
+    if (rc != DCKPT_SUCCESS)
+        return rc;
+    ctx->fault.kind = 0;
+
+    /* 0. communicators */
+    if (!ctx->fresh) {
+        dckpt_ctx_comms_free(ctx);
+        if ((rc = dckpt_ctx_comms_build(ctx, comm, DCKPT_SUCCESS)) != DCKPT_SUCCESS)
+            return rc;
+    }
+    ctx->fresh = 0;
+
+    /* 1. who is lost */
+    if ((rc = restore_lost_set(ctx, nfailed, failed)) != DCKPT_SUCCESS)
+        return rc;
+    int lost_self = bit_get(ctx->lost_map, ctx->rank);
+    info->lost_self = lost_self;
+    if (lost_self)
+        restore_forget(ctx);
+
+    /* 2. which epoch; too many losses */
+    int64_t epoch = 0;
+    rc = restore_epoch(ctx, lost_self, &epoch, info);
+    if (rc == DCKPT_ERR_MPI || rc == DCKPT_ERR_NO_CHECKPOINT || rc == DCKPT_ERR_UNRECOVERABLE)
+        return rc; /* agreed values: the same on every rank */
+
+    /* 3. records of E; local checks; agreement. From here on state changes. */
+    ctx->needs_restore = 1; /* until this restore succeeds */
+    int slot_idx = -1;
+    if (rc == DCKPT_SUCCESS) {
+        rc = restore_records(ctx, epoch, lost_self, ctx->lost_flags, &slot_idx);
+        if (rc == DCKPT_ERR_MPI)
+            return rc;
+    }
+    if (rc == DCKPT_SUCCESS)
+        rc = dckpt_store_pool_reserve(ctx, dckpt_pipe_pool_bytes(ctx->lay.m,
+                                                                 ctx->params.chunk_bytes));
+    if ((rc = dckpt_ctx_agree(ctx, rc)) != DCKPT_SUCCESS)
+        return rc;
+
+    /* 4. decode onto the lost ranks of each group */
+    int local = restore_decode(ctx, slot_idx, lost_self, ctx->lost_flags);
+    if (local == DCKPT_ERR_MPI)
+        return local;
+
+    /* 5. data ranks: E back into the registered buffers, checked */
+    dckpt_slot_t *slot = &ctx->slot[slot_idx];
+    const dckpt_rec_t *rec = &slot->recs[ctx->lay.group_rank];
+    if (local == DCKPT_SUCCESS && !ctx->lay.is_checksum &&
+        dckpt_store_scatter(ctx, slot->buf, slot->len) != rec->crc)
+        local = DCKPT_ERR_CORRUPT;
+    if ((rc = dckpt_ctx_agree(ctx, local)) != DCKPT_SUCCESS)
+        return rc;
+
+    /* E is the committed epoch everywhere; the other half is stale */
+    dckpt_store_slot_clear(&ctx->slot[1 - slot_idx]);
+    ctx->active = slot_idx;
+    ctx->epoch = epoch;
+    ctx->next_epoch = epoch + 1;
+    ctx->needs_restore = 0;
+    info->epoch = epoch;
+    info->meta_len = rec->meta_len <= DCKPT_META_MAX ? rec->meta_len : DCKPT_META_MAX;
+    memcpy(info->meta, rec->meta, info->meta_len);
+    return DCKPT_SUCCESS;
+}

@@ -1,0 +1,145 @@
+/*
+ * Conventions of the API layer (every MPI_ entry point):
+ *
+ *   #pragma weak MPI_Foo = PMPI_Foo
+ *   int PMPI_Foo(args)
+ *   {
+ *       API_BEGIN("MPI_Foo");           // initialized? take the lock
+ *       comm_t *c;
+ *       CHECK_COMM(comm, c);            // on error: goto fail with rc set
+ *       ...
+ *       rc = internal_call(...);
+ *       API_END_COMM(c);                // unlock; errors go through c's handler
+ *   }
+ *
+ * Argument errors set `rc` to the right MPI error class and jump to the
+ * function's error exit, which invokes the error handler of the object the
+ * call is about (the communicator; MPI_COMM_WORLD's when there is none or
+ * it is invalid), as the standard says. Internal layers return MPI error
+ * classes; the first place that classifies an error is the API edge.
+ */
+#ifndef FTMPI_API_H
+#define FTMPI_API_H
+
+#include <stddef.h>
+#include <limits.h>
+
+#include "mpi.h"
+#include "core/comm.h"
+#include "core/datatype.h"
+#include "core/errhandler.h"
+#include "core/errors.h"
+#include "core/group.h"
+#include "core/op.h"
+#include "core/request.h"
+#include "p2p/p2p.h"
+#include "p2p/progress.h"
+#include "runtime/state.h"
+
+#define FTMPI_TAG_UB INT_MAX
+
+/* MPI_x is a weak alias of PMPI_x, so tools can interpose. */
+#define API_STR_(x) #x
+#define API_WEAK(name) _Pragma(API_STR_(weak MPI_##name = PMPI_##name))
+
+int api_not_initialized(const char *fname);
+/* Raise rc on communicator c (NULL: MPI_COMM_WORLD). Returns the code. */
+int api_error_comm(comm_t *c, int rc, const char *fname);
+/* FT: is communication on c allowed now? MPI_SUCCESS or the error. */
+int api_comm_usable(comm_t *c);
+
+static inline void api_lock(void)
+{
+    if (ftg.multiple)
+        pthread_mutex_lock(&ftg.lock);
+}
+static inline void api_unlock(void)
+{
+    if (ftg.multiple)
+        pthread_mutex_unlock(&ftg.lock);
+}
+
+#define API_BEGIN(name)                                        \
+    const char *const FNAME = name;                            \
+    int rc = MPI_SUCCESS;                                      \
+    comm_t *err_comm = NULL;                                   \
+    if (!ftg.initialized || ftg.finalized)                     \
+        return api_not_initialized(FNAME);                     \
+    api_lock()
+
+/* Leave, raising rc (if any) on err_comm's handler. */
+#define API_END()                                              \
+    fail: __attribute__((unused));                             \
+    if (rc != MPI_SUCCESS)                                     \
+        rc = api_error_comm(err_comm, rc, FNAME);              \
+    api_unlock();                                              \
+    return rc
+
+#define API_FAIL(code) do { rc = (code); goto fail; } while (0)
+
+#define CHECK_COMM(h, c)                                        \
+    do {                                                        \
+        (c) = comm_get(h);                                      \
+        if (!(c)) API_FAIL(MPI_ERR_COMM);                       \
+        err_comm = (c);                                         \
+        if ((c)->state == COMM_FAILED) API_FAIL(MPI_ERR_COMM);  \
+    } while (0)
+
+#define CHECK_COUNT(n) do { if ((n) < 0) API_FAIL(MPI_ERR_COUNT); } while (0)
+
+#define CHECK_DT(h, dt)                                                   \
+    do {                                                                  \
+        (dt) = dt_get(h);                                                 \
+        if (!(dt) || !(dt)->committed || (h) == MPI_LB || (h) == MPI_UB)  \
+            API_FAIL(MPI_ERR_TYPE);                                       \
+    } while (0)
+
+#define CHECK_BUF(buf, n, dt)                                             \
+    do {                                                                  \
+        if ((buf) == NULL && (n) > 0 && (dt)->size > 0 && (dt)->true_lb == 0) \
+            API_FAIL(MPI_ERR_BUFFER);                                     \
+    } while (0)
+
+#define CHECK_SEND_TAG(t) do { if ((t) < 0 || (t) > FTMPI_TAG_UB) API_FAIL(MPI_ERR_TAG); } while (0)
+#define CHECK_RECV_TAG(t) \
+    do { if ((t) != MPI_ANY_TAG && ((t) < 0 || (t) > FTMPI_TAG_UB)) API_FAIL(MPI_ERR_TAG); } while (0)
+
+#define CHECK_DEST(c, r) \
+    do { if ((r) != MPI_PROC_NULL && ((r) < 0 || (r) >= comm_peer_size(c))) API_FAIL(MPI_ERR_RANK); } while (0)
+#define CHECK_SOURCE(c, r) \
+    do { if ((r) != MPI_ANY_SOURCE && (r) != MPI_PROC_NULL && ((r) < 0 || (r) >= comm_peer_size(c))) API_FAIL(MPI_ERR_RANK); } while (0)
+
+#define CHECK_PTR(p) do { if (!(p)) API_FAIL(MPI_ERR_ARG); } while (0)
+
+#define CHECK_USABLE(c) do { if ((rc = api_comm_usable(c)) != MPI_SUCCESS) goto fail; } while (0)
+
+/* Fill a user status (which may be MPI_STATUS_IGNORE). */
+static inline void api_status_out(MPI_Status *dst, const MPI_Status *src)
+{
+    if (dst != MPI_STATUS_IGNORE && dst != NULL) {
+        int err = dst->MPI_ERROR;
+        *dst = *src;
+        dst->MPI_ERROR = err; /* MPI_ERROR is only set by the multi-request calls */
+    }
+}
+
+static inline void api_status_empty(MPI_Status *st)
+{
+    if (st != MPI_STATUS_IGNORE && st != NULL) {
+        st->MPI_SOURCE = MPI_ANY_SOURCE;
+        st->MPI_TAG = MPI_ANY_TAG;
+        st->ftmpi_count = 0;
+        st->ftmpi_cancelled = 0;
+    }
+}
+
+/* Build a request for a point-to-point operation (api/p2p_common.c). */
+req_t *api_p2p_req(req_kind_t kind, comm_t *c, const void *buf, int count, dt_t *dt,
+                   int peer, int tag, send_mode_t mode);
+/* Complete a request for the user: status out, free unless persistent.
+ * Returns the request's error. */
+int api_req_finish(req_t *r, MPI_Request *handle_p, MPI_Status *status);
+/* Blocking send/recv used inside the library (collectives and friends). */
+int api_wait_internal(req_t *r);
+
+#endif

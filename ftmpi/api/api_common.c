@@ -1,0 +1,89 @@
+/* Shared helpers of the API layer. */
+#include "api/api.h"
+
+#include <stdio.h>
+
+int api_not_initialized(const char *fname)
+{
+    fprintf(stderr, "ftmpi: %s called %s\n", fname,
+            ftg.finalized ? "after MPI_Finalize" : "before MPI_Init");
+    return MPI_ERR_OTHER;
+}
+
+int api_error_comm(comm_t *c, int rc, const char *fname)
+{
+    if (!c)
+        c = comm_world();
+    if (!c)
+        return rc;
+    return errh_invoke(c->errh, c->handle, rc, fname);
+}
+
+int api_comm_usable(comm_t *c)
+{
+    switch (c->state) {
+    case COMM_OK:
+    case COMM_RECOVERED:
+        return MPI_SUCCESS;
+    case COMM_FAILED:
+        return MPI_ERR_COMM;
+    default:
+        return MPI_ERR_OTHER;
+    }
+}
+
+req_t *api_p2p_req(req_kind_t kind, comm_t *c, const void *buf, int count, dt_t *dt,
+                   int peer, int tag, send_mode_t mode)
+{
+    req_t *r = req_alloc(kind);
+    if (!r)
+        return NULL;
+    r->comm = c;
+    comm_retain(c);
+    r->buf = (void *)buf;
+    r->count = count;
+    r->dt = dt;
+    dt_retain(dt);
+    r->peer = peer;
+    r->tag = tag;
+    r->mode = mode;
+    r->status.MPI_ERROR = MPI_SUCCESS;
+    return r;
+}
+
+int api_req_finish(req_t *r, MPI_Request *handle_p, MPI_Status *status)
+{
+    int err = r->status.MPI_ERROR;
+    if (r->kind == REQ_GREQ && r->gq) {
+        MPI_Status st = r->status;
+        int qerr = r->gq(r->gstate, &st);
+        r->status.MPI_SOURCE = st.MPI_SOURCE;
+        r->status.MPI_TAG = st.MPI_TAG;
+        r->status.ftmpi_count = st.ftmpi_count;
+        r->status.ftmpi_cancelled = st.ftmpi_cancelled;
+        if (qerr != MPI_SUCCESS)
+            err = qerr;
+    }
+    api_status_out(status, &r->status);
+    if (r->persistent) {
+        r->active = 0;
+        return err;
+    }
+    if (r->kind == REQ_GREQ && r->gf) {
+        int ferr = r->gf(r->gstate);
+        if (ferr != MPI_SUCCESS && err == MPI_SUCCESS)
+            err = ferr;
+    }
+    req_free(r);
+    if (handle_p)
+        *handle_p = MPI_REQUEST_NULL;
+    return err;
+}
+
+int api_wait_internal(req_t *r)
+{
+    progress_wait_req(r);
+    int err = r->status.MPI_ERROR;
+    req_free(r);
+    return err;
+}

@@ -1,0 +1,146 @@
+/*
+ * MPI_Buffer_attach/detach and the allocator behind buffered sends. Each
+ * buffered message takes MPI_BSEND_OVERHEAD + packed size bytes (rounded
+ * to 16) of the attached buffer, first fit; space returns when the
+ * internal send completes. Detach waits until every buffered message has
+ * been sent, as the standard requires.
+ */
+#include "api/bsend.h"
+
+#include <stdint.h>
+#include <string.h>
+
+typedef struct seg {
+    size_t off, len;   /* within the attached buffer */
+    struct seg *next;  /* sorted by offset */
+    req_t *req;
+} seg_t;
+
+static char *bbuf;
+static size_t bsize;
+static seg_t *used;    /* allocated segments, sorted */
+static int inflight;
+
+_Static_assert(sizeof(seg_t) <= MPI_BSEND_OVERHEAD, "bsend overhead");
+
+static void seg_done(req_t *r)
+{
+    seg_t **pp = &used;
+    while (*pp && *pp != r->ctx)
+        pp = &(*pp)->next;
+    if (*pp)
+        *pp = (*pp)->next;
+    inflight--;
+    /* The user never sees this request: its last reference goes now
+     * unless the user holds it (Ibsend), in which case Wait frees it. */
+}
+
+static int seg_alloc(size_t need, size_t *off_p)
+{
+    size_t pos = 0;
+    seg_t **pp = &used;
+    while (1) {
+        size_t end = *pp ? (*pp)->off : bsize;
+        if (end >= pos && end - pos >= need) {
+            *off_p = pos;
+            return 0;
+        }
+        if (!*pp)
+            return -1;
+        pos = (*pp)->off + (*pp)->len;
+        pp = &(*pp)->next;
+    }
+}
+
+int bsend_start(comm_t *c, const void *buf, int count, dt_t *dt, int dest, int tag,
+                req_t **r_p)
+{
+    size_t bytes = (size_t)count * dt->size;
+    size_t need = (MPI_BSEND_OVERHEAD + bytes + 15) & ~(size_t)15;
+    size_t off;
+    *r_p = NULL;
+    /* Sends completed since the last call give their space back. */
+    progress_poll();
+    if (!bbuf || seg_alloc(need, &off) != 0)
+        return MPI_ERR_BUFFER;
+    seg_t *s = (seg_t *)(bbuf + off);
+    s->off = off;
+    s->len = need;
+    char *data = bbuf + off + MPI_BSEND_OVERHEAD;
+    dt_pack(dt, (size_t)count, buf, 0, data, bytes);
+    dt_t *bytes_t = dt_get(MPI_BYTE);
+    req_t *r = api_p2p_req(REQ_SEND, c, data, (int)bytes, bytes_t, dest, tag, SEND_STANDARD);
+    if (!r)
+        return MPI_ERR_NO_MEM;
+    if (bytes > INT32_MAX) {
+        req_free(r);
+        return MPI_ERR_COUNT;
+    }
+    /* insert sorted */
+    seg_t **pp = &used;
+    while (*pp && (*pp)->off < off)
+        pp = &(*pp)->next;
+    s->next = *pp;
+    *pp = s;
+    s->req = r;
+    r->ctx = s;
+    r->on_done = seg_done;
+    inflight++;
+    /* Buffered mode is local: nobody waits for this send; it frees itself. */
+    int rc = p2p_start_send(r);
+    if (rc != MPI_SUCCESS) {
+        r->status.MPI_ERROR = rc;
+        req_complete(r);
+        req_free(r);
+        return rc;
+    }
+    if (r->complete)
+        req_free(r);
+    else
+        r->user_freed = 1;
+    /* What the caller gets is a request that is already complete. */
+    req_t *done = api_p2p_req(REQ_SEND, c, buf, count, dt, dest, tag, SEND_BUFFERED);
+    if (!done)
+        return MPI_ERR_NO_MEM;
+    done->complete = 1;
+    done->data_done = 1;
+    *r_p = done;
+    return MPI_SUCCESS;
+}
+
+static int all_sent(void *arg)
+{
+    (void)arg;
+    return inflight == 0;
+}
+
+API_WEAK(Buffer_attach)
+int PMPI_Buffer_attach(void *buffer, int size)
+{
+    API_BEGIN("MPI_Buffer_attach");
+    if (size < 0)
+        API_FAIL(MPI_ERR_ARG);
+    if (!buffer && size > 0)
+        API_FAIL(MPI_ERR_BUFFER);
+    if (bbuf)
+        API_FAIL(MPI_ERR_BUFFER); /* one buffer at a time */
+    bbuf = buffer;
+    bsize = (size_t)size;
+    used = NULL;
+    API_END();
+}
+
+API_WEAK(Buffer_detach)
+int PMPI_Buffer_detach(void *buffer_addr, int *size)
+{
+    API_BEGIN("MPI_Buffer_detach");
+    CHECK_PTR(buffer_addr);
+    CHECK_PTR(size);
+    progress_wait(all_sent, NULL);
+    *(void **)buffer_addr = bbuf;
+    *size = (int)bsize;
+    bbuf = NULL;
+    bsize = 0;
+    used = NULL;
+    API_END();
+}

@@ -1,0 +1,196 @@
+/* Environment: Init/Finalize, queries, time, processor name, Abort. */
+#include "api/api.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "runtime/init.h"
+#include "ft/ft.h"
+
+static int init_common(const char *fname, int required, int *provided)
+{
+    if (ftg.initialized || ftg.finalized) {
+        fprintf(stderr, "ftmpi: %s called twice (MPI can be initialized once)\n", fname);
+        return MPI_ERR_OTHER;
+    }
+    int prov;
+    int rc = ft_lib_init(required, &prov);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (provided)
+        *provided = prov;
+    return ft_after_init();
+}
+
+API_WEAK(Init)
+int PMPI_Init(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    return init_common("MPI_Init", MPI_THREAD_SINGLE, NULL);
+}
+
+API_WEAK(Init_thread)
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    (void)argc;
+    (void)argv;
+    if (!provided) {
+        fprintf(stderr, "ftmpi: MPI_Init_thread: provided is NULL\n");
+        return MPI_ERR_ARG;
+    }
+    return init_common("MPI_Init_thread", required, provided);
+}
+
+API_WEAK(Finalize)
+int PMPI_Finalize(void)
+{
+    API_BEGIN("MPI_Finalize");
+    rc = ft_lib_finalize();
+    api_unlock();
+    return rc;
+    API_END();
+}
+
+API_WEAK(Initialized)
+int PMPI_Initialized(int *flag)
+{
+    if (!flag)
+        return MPI_ERR_ARG;
+    *flag = ftg.initialized;
+    return MPI_SUCCESS;
+}
+
+API_WEAK(Finalized)
+int PMPI_Finalized(int *flag)
+{
+    if (!flag)
+        return MPI_ERR_ARG;
+    *flag = ftg.finalized;
+    return MPI_SUCCESS;
+}
+
+API_WEAK(Abort)
+int PMPI_Abort(MPI_Comm comm, int errorcode)
+{
+    char msg[160];
+    snprintf(msg, sizeof(msg), "MPI_Abort called by rank %d with error code %d",
+             ftg.world_rank, errorcode);
+    fprintf(stderr, "ftmpi: %s\n", msg);
+    fflush(stderr);
+    (void)comm;
+    if (!ftg.initialized || ftg.singleton)
+        exit(errorcode ? errorcode : 1);
+    rtc_abort(errorcode, msg);
+}
+
+API_WEAK(Wtime)
+double PMPI_Wtime(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+API_WEAK(Wtick)
+double PMPI_Wtick(void)
+{
+    struct timespec ts;
+    clock_getres(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+API_WEAK(Get_processor_name)
+int PMPI_Get_processor_name(char *name, int *resultlen)
+{
+    API_BEGIN("MPI_Get_processor_name");
+    CHECK_PTR(name);
+    CHECK_PTR(resultlen);
+    size_t n = strnlen(ftg.processor_name, MPI_MAX_PROCESSOR_NAME - 1);
+    memcpy(name, ftg.processor_name, n);
+    name[n] = 0;
+    *resultlen = (int)n;
+    API_END();
+}
+
+API_WEAK(Get_version)
+int PMPI_Get_version(int *version, int *subversion)
+{
+    if (!version || !subversion)
+        return MPI_ERR_ARG;
+    *version = MPI_VERSION;
+    *subversion = MPI_SUBVERSION;
+    return MPI_SUCCESS;
+}
+
+API_WEAK(Get_library_version)
+int PMPI_Get_library_version(char *version, int *resultlen)
+{
+    if (!version || !resultlen)
+        return MPI_ERR_ARG;
+    int n = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+                     "FT-MPI %s (fault-tolerant MPI; MPI %d.%d complete)", FTMPI_VERSION_STRING,
+                     MPI_VERSION, MPI_SUBVERSION);
+    *resultlen = n < MPI_MAX_LIBRARY_VERSION_STRING ? n : MPI_MAX_LIBRARY_VERSION_STRING - 1;
+    return MPI_SUCCESS;
+}
+
+API_WEAK(Query_thread)
+int PMPI_Query_thread(int *provided)
+{
+    API_BEGIN("MPI_Query_thread");
+    CHECK_PTR(provided);
+    *provided = ftg.thread_level;
+    API_END();
+}
+
+API_WEAK(Is_thread_main)
+int PMPI_Is_thread_main(int *flag)
+{
+    API_BEGIN("MPI_Is_thread_main");
+    CHECK_PTR(flag);
+    *flag = pthread_equal(pthread_self(), ftg.main_thread) != 0;
+    API_END();
+}
+
+API_WEAK(Pcontrol)
+int PMPI_Pcontrol(const int level, ...)
+{
+    (void)level; /* no profiling library is attached: the call has no effect */
+    return MPI_SUCCESS;
+}
+
+API_WEAK(Alloc_mem)
+int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
+{
+    API_BEGIN("MPI_Alloc_mem");
+    (void)info;
+    CHECK_PTR(baseptr);
+    if (size < 0)
+        API_FAIL(MPI_ERR_SIZE);
+    void *p = malloc(size ? (size_t)size : 1);
+    if (!p)
+        API_FAIL(MPI_ERR_NO_MEM);
+    *(void **)baseptr = p;
+    API_END();
+}
+
+API_WEAK(Free_mem)
+int PMPI_Free_mem(void *base)
+{
+    API_BEGIN("MPI_Free_mem");
+    free(base);
+    API_END();
+}
+
+int PFTMPI_Fault_point(const char *name, long value)
+{
+    if (!name)
+        return MPI_ERR_ARG;
+    if (ftg.singleton || !ftg.initialized)
+        return MPI_SUCCESS;
+    return rtc_fault_point(name, value) < 0 ? MPI_ERR_OTHER : MPI_SUCCESS;
+}
+#pragma weak FTMPI_Fault_point = PFTMPI_Fault_point

@@ -1,0 +1,27 @@
+/* Reduction operations: predefined ops on predefined types, user ops. */
+#ifndef FTMPI_CORE_OP_H
+#define FTMPI_CORE_OP_H
+
+#include "mpi.h"
+#include "core/datatype.h"
+
+typedef struct op {
+    int handle;
+    int refcount;
+    int predefined;
+    int commute;
+    int index;                /* predefined: 1..14 */
+    MPI_User_function *user;  /* user ops */
+} op_t;
+
+int op_module_init(void);
+void op_module_fini(void);
+op_t *op_get(MPI_Op h);
+op_t *op_create(MPI_User_function *fn, int commute);
+void op_release(op_t *op);
+/* Is (op, dt) a legal combination? MPI_SUCCESS, MPI_ERR_OP or MPI_ERR_TYPE. */
+int op_check(const op_t *op, const dt_t *dt);
+/* inout[i] = in[i] op inout[i] for count elements of dt. */
+int op_apply(const op_t *op, const void *in, void *inout, int count, dt_t *dt);
+
+#endif

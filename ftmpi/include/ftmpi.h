@@ -1,0 +1,51 @@
+/*
+ * ftmpi.h: the FT-MPI extensions (docs/FTMPI-SPEC.md section 1).
+ * Included by mpi.h; may also be included on its own after mpi.h.
+ */
+#ifndef FTMPI_FTMPI_H
+#define FTMPI_FTMPI_H
+
+#include "mpi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* communicator modes */
+#define FTMPI_COMM_MODE_ABORT 0
+#define FTMPI_COMM_MODE_BLANK 1
+#define FTMPI_COMM_MODE_SHRINK 2
+#define FTMPI_COMM_MODE_REBUILD 3
+/* message modes */
+#define FTMPI_MSG_MODE_RESET 0
+#define FTMPI_MSG_MODE_NOP FTMPI_MSG_MODE_RESET
+#define FTMPI_MSG_MODE_CONT 1
+/* collective modes */
+#define FTMPI_COLL_MODE_ATOMIC 0
+#define FTMPI_COLL_MODE_NONATOMIC 1
+/* recovery modes */
+#define FTMPI_RECOVERY_MODE_AUTO 0
+#define FTMPI_RECOVERY_MODE_MANUAL 1
+#define FTMPI_RECOVERY_MODE_NONE 2
+
+/* predefined attribute keys (read-only, on MPI_COMM_WORLD and MPI_COMM_SELF) */
+#define FTMPI_COMM_MODE 16
+#define FTMPI_MSG_MODE 17
+#define FTMPI_COLL_MODE 18
+#define FTMPI_RECOVERY_MODE 19
+#define FTMPI_NUM_FAILED_PROCS 20
+#define FTMPI_ERROR_FAILURE 21
+
+/* returned by MPI_Init/MPI_Init_thread in a replacement process */
+#define MPI_INIT_RESTARTED_NODE 64
+
+/* Fault injection point: the launcher may kill this process here
+ * (ftmpirun --kill-at NAME[=VALUE]@RANK). Returns MPI_SUCCESS otherwise. */
+int FTMPI_Fault_point(const char *name, long value);
+int PFTMPI_Fault_point(const char *name, long value);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

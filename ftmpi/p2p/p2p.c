@@ -1,0 +1,538 @@
+/*
+ * Matching and the eager/rendezvous protocols.
+ *
+ * Sends of up to ftg.eager_limit bytes go out in one packet with their
+ * data (eager). Larger sends post an RTS carrying the address of the
+ * (contiguous, or packed) data; the receiver, once matched, reads it with a
+ * single process_vm_readv and answers FIN. Where the kernel refuses single
+ * copy, the receiver answers CTS and the sender streams the data in
+ * fragments (stream.c).
+ *
+ * Ordering: packets from one sender arrive in order (one FIFO ring per
+ * pair), posted receives are matched in posting order and unexpected
+ * messages in arrival order: the non-overtaking rule follows.
+ */
+#include "p2p/p2p_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static list_node_t orphans = LIST_INIT(orphans); /* messages for unknown contexts */
+static list_node_t waiting_sends = LIST_INIT(waiting_sends); /* sends awaiting FIN/ACK */
+
+int p2p_init(void)
+{
+    return xmit_init();
+}
+
+void p2p_fini(void)
+{
+    list_node_t *n, *t;
+    list_for_each_safe(n, t, &orphans) {
+        umsg_t *m = list_entry(n, umsg_t, link);
+        list_del(n);
+        free(m->data);
+        free(m);
+    }
+    xmit_fini();
+}
+
+static inline int tag_match(int want, int got) { return want == MPI_ANY_TAG || want == got; }
+static inline int src_match(int want, int got) { return want == MPI_ANY_SOURCE || want == got; }
+
+static size_t recv_capacity(const req_t *r)
+{
+    return (size_t)r->count * r->dt->size;
+}
+
+/* Move messages that arrived before their communicator existed here. */
+static void adopt_orphans(comm_t *c)
+{
+    list_node_t *n, *t;
+    list_for_each_safe(n, t, &orphans) {
+        umsg_t *m = list_entry(n, umsg_t, link);
+        if ((m->pkt.ctx & ~1u) == c->ctx) {
+            list_del(n);
+            list_add_tail(&c->unexpected[m->pkt.ctx & 1], n);
+        }
+    }
+}
+
+static void ctl_send(int world, uint8_t type, uint8_t flags, uint64_t sreq, uint64_t rreq)
+{
+    pkt_t p;
+    memset(&p, 0, sizeof(p));
+    p.type = type;
+    p.flags = flags;
+    p.sreq = sreq;
+    p.rreq = rreq;
+    p.src_world = ftg.world_rank;
+    p.gen = ftg.generation;
+    xmit(world, &p, NULL);
+}
+
+static void set_recv_status(req_t *r, const pkt_t *p)
+{
+    size_t cap = recv_capacity(r);
+    r->status.MPI_SOURCE = p->src;
+    r->status.MPI_TAG = p->tag;
+    r->status.ftmpi_count = (long long)(p->len < cap ? p->len : cap);
+    r->status.ftmpi_cancelled = 0;
+    if (p->len > cap)
+        r->status.MPI_ERROR = MPI_ERR_TRUNCATE;
+}
+
+/* Read rendezvous data from the sender's memory into r. */
+static int rndv_read(req_t *r, const pkt_t *p)
+{
+    size_t n = (size_t)r->status.ftmpi_count;
+    pid_t pid = ftg.pid_of_world[p->src_world];
+    const char *remote = (const char *)(uintptr_t)p->addr;
+    if (n == 0)
+        return 0;
+    if (p->src_world == ftg.world_rank) {
+        dt_unpack(r->dt, (size_t)r->count, r->buf, 0, remote, n);
+        return 0;
+    }
+    if (!ftg.shm.cma)
+        return -EPERM;
+    if (dt_is_contig(r->dt, (size_t)r->count)) {
+        ssize_t got = shm_cma_read(pid, (char *)r->buf + r->dt->true_lb, remote, n);
+        return got < 0 ? (int)got : 0;
+    }
+    /* Non-contiguous receive buffer: read through a bounded bounce buffer. */
+    size_t chunk = n < (1u << 18) ? n : (1u << 18);
+    char *tmp = malloc(chunk);
+    if (!tmp)
+        return -ENOMEM;
+    for (size_t off = 0; off < n; off += chunk) {
+        size_t k = n - off < chunk ? n - off : chunk;
+        ssize_t got = shm_cma_read(pid, tmp, remote + off, k);
+        if (got < 0) {
+            free(tmp);
+            return (int)got;
+        }
+        dt_unpack(r->dt, (size_t)r->count, r->buf, off, tmp, k);
+    }
+    free(tmp);
+    return 0;
+}
+
+/* A matched message (eager data in `data`, or an RTS) goes into r. */
+static void deliver_into(req_t *r, const pkt_t *p, const void *data)
+{
+    set_recv_status(r, p);
+    if (p->type == PKT_EAGER) {
+        if (r->status.ftmpi_count)
+            dt_unpack(r->dt, (size_t)r->count, r->buf, 0, data, (size_t)r->status.ftmpi_count);
+        if (p->flags & PKT_F_SYNC)
+            ctl_send(p->src_world, PKT_SYNC_ACK, 0, p->sreq, 0);
+        req_complete(r);
+        return;
+    }
+    /* PKT_RTS */
+    int rc = rndv_read(r, p);
+    if (rc == 0) {
+        ctl_send(p->src_world, PKT_FIN, 0, p->sreq, 0);
+        req_complete(r);
+        return;
+    }
+    if (rc == -EPERM || rc == -ENOSYS || rc == -EFAULT) {
+        /* No single copy between these processes: ask for a stream. */
+        ftg.shm.cma = 0;
+        r->streaming = 1;
+        r->received = 0;
+        r->remote_token = p->sreq;
+        r->bytes = p->len;
+        ctl_send(p->src_world, PKT_CTS, 0, p->sreq, req_token(r));
+        return;
+    }
+    r->status.MPI_ERROR = MPI_ERR_OTHER;
+    ctl_send(p->src_world, PKT_FIN, 0, p->sreq, 0);
+    req_complete(r);
+}
+
+static umsg_t *umsg_new(const pkt_t *p, const void *data, size_t len)
+{
+    umsg_t *m = malloc(sizeof(*m));
+    if (!m)
+        return NULL;
+    m->pkt = *p;
+    m->data = NULL;
+    m->handle = MPI_MESSAGE_NULL;
+    m->comm = NULL;
+    if (p->type == PKT_EAGER && len) {
+        m->data = malloc(len);
+        if (!m->data) {
+            free(m);
+            return NULL;
+        }
+        memcpy(m->data, data, len);
+    }
+    return m;
+}
+
+static void on_message(const pkt_t *p, const void *data, size_t len)
+{
+    comm_t *c = comm_by_ctx(p->ctx);
+    int k = p->ctx & 1;
+    if (c) {
+        list_node_t *n;
+        list_for_each(n, &c->posted[k]) {
+            req_t *r = list_entry(n, req_t, link);
+            if (src_match(r->peer, p->src) && tag_match(r->tag, p->tag)) {
+                list_del(n);
+                deliver_into(r, p, data);
+                return;
+            }
+        }
+    }
+    umsg_t *m = umsg_new(p, data, len);
+    if (!m) {
+        /* Out of memory: the message cannot be kept. Say so loudly. */
+        rtc_abort(1, "ftmpi: out of memory storing an unexpected message");
+    }
+    list_add_tail(c ? &c->unexpected[k] : &orphans, &m->link);
+}
+
+static void on_cancel_req(const pkt_t *p)
+{
+    comm_t *c = comm_by_ctx(p->ctx);
+    list_node_t *lists[2] = {c ? &c->unexpected[p->ctx & 1] : NULL, &orphans};
+    for (int i = 0; i < 2; i++) {
+        if (!lists[i])
+            continue;
+        list_node_t *n;
+        list_for_each(n, lists[i]) {
+            umsg_t *m = list_entry(n, umsg_t, link);
+            if (m->pkt.src_world == p->src_world && m->pkt.sreq == p->sreq) {
+                list_del(n);
+                free(m->data);
+                free(m);
+                ctl_send(p->src_world, PKT_CANCEL_REP, 1, p->sreq, 0);
+                return;
+            }
+        }
+    }
+    ctl_send(p->src_world, PKT_CANCEL_REP, 0, p->sreq, 0);
+}
+
+/* The send request's data is delivered (FIN / SYNC_ACK / written). */
+static void send_data_done(req_t *r)
+{
+    list_del(&r->link); /* off waiting_sends, if it was there */
+    r->data_done = 1;
+    if (!r->cancel_pending && !r->complete)
+        req_complete(r);
+}
+
+void p2p_deliver(const pkt_t *p, const void *data, size_t len)
+{
+    req_t *r;
+    switch (p->type) {
+    case PKT_EAGER:
+    case PKT_RTS:
+        if (p->gen < ftg.generation && ftg.msg_mode == FTMPI_MSG_MODE_RESET)
+            return; /* a message of an older generation: discarded */
+        on_message(p, data, len);
+        break;
+    case PKT_FIN:
+    case PKT_SYNC_ACK:
+        if ((r = req_from_token(p->sreq)))
+            send_data_done(r);
+        break;
+    case PKT_CTS:
+        if ((r = req_from_token(p->sreq))) {
+            list_del(&r->link);
+            r->remote_token = p->rreq;
+            stream_add(r);
+        }
+        break;
+    case PKT_DATA:
+        if ((r = req_from_token(p->rreq))) {
+            size_t cap = recv_capacity(r);
+            size_t off = (size_t)p->addr;
+            if (off < cap)
+                dt_unpack(r->dt, (size_t)r->count, r->buf, off, data,
+                          len < cap - off ? len : cap - off);
+            r->received += len;
+            if (r->received >= r->bytes) {
+                r->streaming = 0;
+                req_complete(r);
+            }
+        }
+        break;
+    case PKT_CANCEL_REQ:
+        on_cancel_req(p);
+        break;
+    case PKT_CANCEL_REP:
+        if ((r = req_from_token(p->sreq))) {
+            r->cancel_pending = 0;
+            if (p->flags & 1) {
+                r->status.ftmpi_cancelled = 1;
+                if (!r->complete)
+                    req_complete(r);
+            } else if (r->data_done && !r->complete) {
+                req_complete(r);
+            }
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+void p2p_on_packet(void *ctx, uint32_t src_slot, void *payload, size_t len)
+{
+    (void)ctx;
+    (void)src_slot;
+    const pkt_t *p = payload;
+    p2p_deliver(p, (const char *)payload + sizeof(pkt_t), len - sizeof(pkt_t));
+}
+
+/* Called when an eager packet with r's data has been written out. */
+void p2p_eager_sent(req_t *r)
+{
+    if (r->mode == SEND_SYNC)
+        return; /* completes on SYNC_ACK */
+    send_data_done(r);
+}
+
+int p2p_start_send(req_t *r)
+{
+    comm_t *c = r->comm;
+    r->complete = 0;
+    r->data_done = 0;
+    r->cancel_pending = 0;
+    r->status.MPI_ERROR = MPI_SUCCESS;
+    r->status.ftmpi_cancelled = 0;
+    if (r->peer == MPI_PROC_NULL) {
+        r->status.MPI_SOURCE = MPI_PROC_NULL;
+        r->status.MPI_TAG = MPI_ANY_TAG;
+        r->status.ftmpi_count = 0;
+        req_complete(r);
+        return MPI_SUCCESS;
+    }
+    r->peer_world = comm_peer_world(c, r->peer);
+    r->bytes = (size_t)r->count * r->dt->size;
+    pkt_t p;
+    memset(&p, 0, sizeof(p));
+    p.ctx = c->ctx + r->coll;
+    p.src = c->rank;
+    p.tag = r->tag;
+    p.gen = ftg.generation;
+    p.src_world = ftg.world_rank;
+    p.len = r->bytes;
+    p.sreq = req_token(r);
+    if (r->bytes <= ftg.eager_limit) {
+        p.type = PKT_EAGER;
+        p.flags = r->mode == SEND_SYNC ? PKT_F_SYNC : 0;
+        if (r->mode == SEND_SYNC)
+            list_add_tail(&waiting_sends, &r->link);
+        int rc = xmit(r->peer_world, &p, r);
+        if (rc != MPI_SUCCESS)
+            list_del(&r->link);
+        return rc;
+    }
+    p.type = PKT_RTS;
+    if (dt_is_contig(r->dt, (size_t)r->count)) {
+        p.addr = (uint64_t)(uintptr_t)((char *)r->buf + r->dt->true_lb);
+    } else {
+        r->pack_tmp = malloc(r->bytes);
+        if (!r->pack_tmp)
+            return MPI_ERR_NO_MEM;
+        dt_pack(r->dt, (size_t)r->count, r->buf, 0, r->pack_tmp, r->bytes);
+        p.addr = (uint64_t)(uintptr_t)r->pack_tmp;
+    }
+    list_add_tail(&waiting_sends, &r->link);
+    int rc = xmit(r->peer_world, &p, NULL);
+    if (rc != MPI_SUCCESS)
+        list_del(&r->link);
+    return rc;
+}
+
+static int match_unexpected(comm_t *c, int k, int src, int tag, umsg_t **m_p)
+{
+    adopt_orphans(c);
+    list_node_t *n;
+    list_for_each(n, &c->unexpected[k]) {
+        umsg_t *m = list_entry(n, umsg_t, link);
+        if (src_match(src, m->pkt.src) && tag_match(tag, m->pkt.tag)) {
+            *m_p = m;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int p2p_start_recv(req_t *r)
+{
+    comm_t *c = r->comm;
+    r->complete = 0;
+    r->status.MPI_ERROR = MPI_SUCCESS;
+    r->status.ftmpi_cancelled = 0;
+    if (r->peer == MPI_PROC_NULL) {
+        r->status.MPI_SOURCE = MPI_PROC_NULL;
+        r->status.MPI_TAG = MPI_ANY_TAG;
+        r->status.ftmpi_count = 0;
+        req_complete(r);
+        return MPI_SUCCESS;
+    }
+    umsg_t *m;
+    if (match_unexpected(c, r->coll, r->peer, r->tag, &m)) {
+        list_del(&m->link);
+        deliver_into(r, &m->pkt, m->data);
+        free(m->data);
+        free(m);
+        return MPI_SUCCESS;
+    }
+    list_add_tail(&c->posted[r->coll], &r->link);
+    return MPI_SUCCESS;
+}
+
+int p2p_probe(comm_t *c, int src, int tag, int take, int *found,
+              MPI_Status *st, umsg_t **msg_p)
+{
+    umsg_t *m;
+    *found = 0;
+    if (src == MPI_PROC_NULL) {
+        *found = 1;
+        if (st) {
+            st->MPI_SOURCE = MPI_PROC_NULL;
+            st->MPI_TAG = MPI_ANY_TAG;
+            st->ftmpi_count = 0;
+            st->ftmpi_cancelled = 0;
+        }
+        if (msg_p)
+            *msg_p = NULL;
+        return MPI_SUCCESS;
+    }
+    if (!match_unexpected(c, 0, src, tag, &m))
+        return MPI_SUCCESS;
+    *found = 1;
+    if (st) {
+        st->MPI_SOURCE = m->pkt.src;
+        st->MPI_TAG = m->pkt.tag;
+        st->ftmpi_count = (long long)m->pkt.len;
+        st->ftmpi_cancelled = 0;
+    }
+    if (take) {
+        list_del(&m->link);
+        *msg_p = m;
+    }
+    return MPI_SUCCESS;
+}
+
+int p2p_start_mrecv(req_t *r, umsg_t *m)
+{
+    r->complete = 0;
+    r->status.MPI_ERROR = MPI_SUCCESS;
+    r->status.ftmpi_cancelled = 0;
+    deliver_into(r, &m->pkt, m->data);
+    free(m->data);
+    free(m);
+    return MPI_SUCCESS;
+}
+
+int p2p_cancel(req_t *r)
+{
+    if (r->kind == REQ_RECV) {
+        if (!r->complete && !r->streaming && r->peer != MPI_PROC_NULL) {
+            /* Still posted (not matched): take it back. */
+            list_node_t *n;
+            list_for_each(n, &r->comm->posted[r->coll]) {
+                if (n == &r->link) {
+                    list_del(&r->link);
+                    r->status.ftmpi_cancelled = 1;
+                    req_complete(r);
+                    break;
+                }
+            }
+        }
+        return MPI_SUCCESS;
+    }
+    if (r->kind != REQ_SEND || r->peer == MPI_PROC_NULL || r->peer_world < 0 || r->cancel_pending ||
+        r->status.ftmpi_cancelled)
+        return MPI_SUCCESS;
+    if (r->mode != SEND_SYNC && r->bytes > ftg.eager_limit && r->data_done)
+        return MPI_SUCCESS; /* rendezvous data already read: too late */
+    if (r->mode == SEND_SYNC && r->data_done)
+        return MPI_SUCCESS; /* matched */
+    pkt_t p;
+    memset(&p, 0, sizeof(p));
+    p.type = PKT_CANCEL_REQ;
+    p.ctx = r->comm->ctx + r->coll;
+    p.sreq = req_token(r);
+    p.src_world = ftg.world_rank;
+    p.gen = ftg.generation;
+    r->cancel_pending = 1;
+    r->complete = 0;
+    return xmit(r->peer_world, &p, NULL);
+}
+
+int p2p_flush_pending(void)
+{
+    return xmit_flush() + stream_progress();
+}
+
+int p2p_has_pending(void)
+{
+    return xmit_pending();
+}
+
+static void fail_req(req_t *r, int err)
+{
+    list_del(&r->link);
+    r->status.MPI_ERROR = err;
+    r->cancel_pending = 0;
+    req_complete(r);
+}
+
+static int comm_has_world(const comm_t *c, int world)
+{
+    const group_t *g = c->is_inter ? c->rgroup : c->group;
+    return group_rank_of_world(g, world) != MPI_UNDEFINED;
+}
+
+void p2p_peer_failed(int world, int err)
+{
+    xmit_drop_peer(world, err);
+    stream_drop_peer(world, err);
+    list_node_t *n, *t;
+    list_for_each_safe(n, t, &waiting_sends) {
+        req_t *r = list_entry(n, req_t, link);
+        if (r->peer_world == world)
+            fail_req(r, err);
+    }
+    /* Receives that could only be satisfied by the failed process, and
+     * wildcard receives on communicators that contain it. */
+    for (comm_t *c = comm_next(NULL); c; c = comm_next(c)) {
+        if (!comm_has_world(c, world))
+            continue;
+        for (int k = 0; k < 2; k++) {
+            list_for_each_safe(n, t, &c->posted[k]) {
+                req_t *r = list_entry(n, req_t, link);
+                if (r->peer == MPI_ANY_SOURCE || comm_peer_world(c, r->peer) == world)
+                    fail_req(r, err);
+            }
+        }
+    }
+}
+
+void p2p_drop_old(uint32_t gen)
+{
+    for (comm_t *c = comm_next(NULL); c; c = comm_next(c)) {
+        for (int k = 0; k < 2; k++) {
+            list_node_t *n, *t;
+            list_for_each_safe(n, t, &c->unexpected[k]) {
+                umsg_t *m = list_entry(n, umsg_t, link);
+                if (m->pkt.gen < gen) {
+                    list_del(n);
+                    free(m->data);
+                    free(m);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+/*
+ * Point-to-point: matching, the eager and rendezvous protocols, and the
+ * packets they exchange. Everything here runs under the library lock.
+ */
+#ifndef FTMPI_P2P_H
+#define FTMPI_P2P_H
+
+#include <stdint.h>
+
+#include "core/request.h"
+
+typedef enum {
+    PKT_EAGER = 1,   /* header + all the data */
+    PKT_RTS,         /* rendezvous: data stays at the sender (addr) */
+    PKT_FIN,         /* receiver read the rendezvous data (sreq) */
+    PKT_CTS,         /* receiver cannot read: stream it to me (sreq, rreq) */
+    PKT_DATA,        /* streamed fragment (rreq, offset in addr) */
+    PKT_SYNC_ACK,    /* synchronous eager send matched (sreq) */
+    PKT_CANCEL_REQ,  /* please drop unexpected message sreq */
+    PKT_CANCEL_REP,  /* flags: 1 = dropped */
+} pkt_type_t;
+
+#define PKT_F_SYNC 1u
+
+typedef struct {
+    uint8_t type;
+    uint8_t flags;
+    uint16_t reserved;
+    uint32_t ctx;       /* context id */
+    int32_t src;        /* sender's rank in its group of the communicator */
+    int32_t tag;
+    uint32_t gen;       /* sender's generation */
+    int32_t src_world;  /* sender's world rank */
+    uint64_t len;       /* message bytes (DATA: fragment bytes) */
+    uint64_t sreq;      /* sender request token */
+    uint64_t rreq;      /* receiver request token */
+    uint64_t addr;      /* RTS: sender address; DATA: offset */
+} pkt_t;
+
+/* An unexpected message (also what an MPI_Message handle holds). */
+typedef struct umsg {
+    list_node_t link;
+    pkt_t pkt;
+    char *data;         /* eager payload copy (NULL for rendezvous) */
+    int handle;         /* MPI_Message handle while mprobed */
+    comm_t *comm;       /* while mprobed */
+} umsg_t;
+
+int p2p_init(void);
+void p2p_fini(void);
+
+/* Start a send or receive described by r (fields buf,count,dt,peer,tag,
+ * comm,mode). Returns an MPI error class for immediate errors. */
+int p2p_start_send(req_t *r);
+int p2p_start_recv(req_t *r);
+
+/* Probe: find a matching unexpected message; fills status. *found=0/1.
+ * With `take`, removes it and returns it in *msg_p (Mprobe). */
+int p2p_probe(comm_t *c, int src, int tag, int take, int *found,
+              MPI_Status *st, umsg_t **msg_p);
+/* Receive a message taken by Mprobe into r (already filled with buf...). */
+int p2p_start_mrecv(req_t *r, umsg_t *m);
+/* Cancel a pending request (receive: at once; send: asks the receiver). */
+int p2p_cancel(req_t *r);
+
+/* Packet entry point (from transports, and the loopback path). */
+void p2p_on_packet(void *ctx, uint32_t src_slot, void *payload, size_t len);
+/* Retry sends that found a ring full. Returns work done. */
+int p2p_flush_pending(void);
+int p2p_has_pending(void);
+
+/* Fault tolerance hooks: fail every request that waits on world rank w. */
+void p2p_peer_failed(int world, int err);
+/* Drop everything of generations older than gen (RESET mode). */
+void p2p_drop_old(uint32_t gen);
+
+#endif

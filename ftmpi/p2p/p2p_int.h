@@ -1,0 +1,25 @@
+/* Internal interfaces between the point-to-point files. */
+#ifndef FTMPI_P2P_INT_H
+#define FTMPI_P2P_INT_H
+
+#include "p2p/p2p.h"
+#include "runtime/state.h"
+
+/* xmit.c */
+int xmit_init(void);
+void xmit_fini(void);
+int xmit(int world, const pkt_t *p, req_t *req_with_data);
+int xmit_flush(void);
+int xmit_pending(void);
+void xmit_drop_peer(int world, int err);
+
+/* p2p.c */
+void p2p_deliver(const pkt_t *p, const void *data, size_t len);
+void p2p_eager_sent(req_t *r);
+
+/* stream.c: rendezvous fallback when single copy is not possible */
+void stream_add(req_t *r);
+int stream_progress(void);
+void stream_drop_peer(int world, int err);
+
+#endif

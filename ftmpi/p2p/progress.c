@@ -1,0 +1,138 @@
+#include "p2p/progress.h"
+
+#include <sched.h>
+#include <stdatomic.h>
+
+#include "p2p/p2p_int.h"
+#include "util/futex.h"
+#include "util/timer.h"
+
+#define MAX_HOOKS 8
+static progress_hook_fn *hooks[MAX_HOOKS];
+static int nhooks;
+static progress_event_fn *event_handler;
+
+void progress_add_hook(progress_hook_fn *fn)
+{
+    for (int i = 0; i < nhooks; i++)
+        if (hooks[i] == fn)
+            return;
+    if (nhooks < MAX_HOOKS)
+        hooks[nhooks++] = fn;
+}
+
+void progress_remove_hook(progress_hook_fn *fn)
+{
+    for (int i = 0; i < nhooks; i++)
+        if (hooks[i] == fn) {
+            hooks[i] = hooks[--nhooks];
+            return;
+        }
+}
+
+void progress_set_event_handler(progress_event_fn *fn)
+{
+    event_handler = fn;
+}
+
+static int poll_events(int force)
+{
+    if (ftg.singleton)
+        return 0;
+    int n = 0;
+    rtc_event_t ev;
+    while (rtc_next_event(&ev, force) > 0) {
+        if (event_handler)
+            event_handler(&ev);
+        rtc_event_free(&ev);
+        n++;
+        force = 0;
+    }
+    return n;
+}
+
+int progress_poll(void)
+{
+    /* Failure notifications first: they change what user messages mean. */
+    int n = poll_events(0);
+    if (ftg.shm.base)
+        n += shm_poll(&ftg.shm, p2p_on_packet, NULL);
+    n += p2p_flush_pending();
+    for (int i = 0; i < nhooks; i++)
+        n += hooks[i]();
+    return n;
+}
+
+static void big_unlock(void)
+{
+    if (ftg.multiple)
+        pthread_mutex_unlock(&ftg.lock);
+}
+
+static void big_lock(void)
+{
+    if (ftg.multiple)
+        pthread_mutex_lock(&ftg.lock);
+}
+
+/* Sleep until something rings our doorbell (or a safety timeout). */
+static void doorbell_sleep(void)
+{
+    if (!ftg.shm.base) {
+        big_unlock();
+        sched_yield();
+        big_lock();
+        return;
+    }
+    shmseg_slot_t *me = shmseg_slot(ftg.shm.base, ftg.shm.my_slot);
+    atomic_fetch_add(&me->sleepers, 1);
+    uint32_t v = atomic_load(&me->doorbell);
+    /* Poll once more after announcing ourselves: work that arrived before
+     * the announcement is found here, work after it changes the doorbell. */
+    if (progress_poll() == 0) {
+        big_unlock();
+        /* Safety net only: every source of work rings the doorbell. */
+        long timeout = (p2p_has_pending() || nhooks) ? 1000000L : 200000000L;
+        ft_futex_wait(&me->doorbell, v, timeout);
+        big_lock();
+    }
+    atomic_fetch_sub(&me->sleepers, 1);
+}
+
+int progress_wait(int (*done)(void *), void *arg)
+{
+    if (done(arg))
+        return MPI_SUCCESS;
+    uint64_t start = timer_ns();
+    unsigned iter = 0;
+    for (;;) {
+        int n = progress_poll();
+        if (done(arg))
+            return MPI_SUCCESS;
+        if (n)
+            start = timer_ns(), iter = 0;
+        if (++iter < 64)
+            continue;
+        iter = 0;
+        if ((long)(timer_ns() - start) < ftg.spin_ns) {
+            if (ftg.multiple) {
+                big_unlock();
+                big_lock();
+            }
+            continue;
+        }
+        doorbell_sleep();
+        if (done(arg))
+            return MPI_SUCCESS;
+    }
+}
+
+static int req_done(void *arg)
+{
+    return ((req_t *)arg)->complete;
+}
+
+int progress_wait_req(req_t *r)
+{
+    return progress_wait(req_done, r);
+}

@@ -1,0 +1,26 @@
+/*
+ * The progress engine: polls the transports, retries pending sends, runs
+ * registered hooks (non-blocking collectives), and handles runtime events
+ * (failures) ahead of user messages. Waiting spins briefly and then sleeps
+ * on this process's doorbell, which peers and the daemon ring.
+ */
+#ifndef FTMPI_P2P_PROGRESS_H
+#define FTMPI_P2P_PROGRESS_H
+
+#include "core/request.h"
+#include "runtime/rtc.h"
+
+typedef int progress_hook_fn(void);  /* returns work done */
+
+int progress_poll(void);
+/* Progress until done(arg) is true. Returns MPI_SUCCESS, or an error if the
+ * wait was interrupted by something that ends it (the job is going down). */
+int progress_wait(int (*done)(void *arg), void *arg);
+int progress_wait_req(req_t *r);
+void progress_add_hook(progress_hook_fn *fn);
+void progress_remove_hook(progress_hook_fn *fn);
+/* Runtime event handler (installed by the ft layer). */
+typedef void progress_event_fn(rtc_event_t *ev);
+void progress_set_event_handler(progress_event_fn *fn);
+
+#endif

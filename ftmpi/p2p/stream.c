@@ -1,0 +1,79 @@
+/*
+ * Rendezvous fallback: when the receiver cannot read the sender's memory
+ * (single copy refused by the kernel), it answers CTS and the sender
+ * streams the data through the ring in fragments, as room allows.
+ */
+#include "p2p/p2p_int.h"
+
+#include <string.h>
+
+static list_node_t streams = LIST_INIT(streams);
+
+void stream_add(req_t *r)
+{
+    r->sent = 0;
+    r->streaming = 1;
+    list_add_tail(&streams, &r->link);
+}
+
+static int stream_one(req_t *r)
+{
+    int slot = ftg.slot_of_world[r->peer_world];
+    size_t frag = ftg.shm.max_record - sizeof(pkt_t);
+    int n = 0;
+    while (r->sent < r->bytes) {
+        size_t k = r->bytes - r->sent < frag ? r->bytes - r->sent : frag;
+        char *dst = shm_send_reserve(&ftg.shm, (uint32_t)slot, sizeof(pkt_t) + k);
+        if (!dst)
+            break;
+        pkt_t p;
+        memset(&p, 0, sizeof(p));
+        p.type = PKT_DATA;
+        p.rreq = r->remote_token;
+        p.addr = r->sent;
+        p.len = k;
+        p.src_world = ftg.world_rank;
+        p.gen = ftg.generation;
+        memcpy(dst, &p, sizeof(p));
+        if (r->pack_tmp)
+            memcpy(dst + sizeof(p), (char *)r->pack_tmp + r->sent, k);
+        else
+            dt_pack(r->dt, (size_t)r->count, r->buf, r->sent, dst + sizeof(p), k);
+        shm_send_commit(&ftg.shm, (uint32_t)slot, sizeof(pkt_t) + k);
+        r->sent += k;
+        n++;
+    }
+    return n;
+}
+
+int stream_progress(void)
+{
+    int n = 0;
+    list_node_t *it, *t;
+    list_for_each_safe(it, t, &streams) {
+        req_t *r = list_entry(it, req_t, link);
+        n += stream_one(r);
+        if (r->sent == r->bytes) {
+            list_del(&r->link);
+            r->streaming = 0;
+            r->data_done = 1;
+            if (!r->cancel_pending && !r->complete)
+                req_complete(r);
+        }
+    }
+    return n;
+}
+
+void stream_drop_peer(int world, int err)
+{
+    list_node_t *it, *t;
+    list_for_each_safe(it, t, &streams) {
+        req_t *r = list_entry(it, req_t, link);
+        if (r->peer_world == world) {
+            list_del(&r->link);
+            r->streaming = 0;
+            r->status.MPI_ERROR = err;
+            req_complete(r);
+        }
+    }
+}

@@ -1,0 +1,69 @@
+/* Daemon internals shared by daemon.c, daemon_spawn.c and daemon_io.c. */
+#ifndef FTMPI_RUNTIME_DAEMON_INT_H
+#define FTMPI_RUNTIME_DAEMON_INT_H
+
+#include "daemon.h"
+#include "../proto.h"
+#include "../../transport/shm/shm_seg.h"
+
+#include <stdint.h>
+#include <sys/types.h>
+
+typedef struct daemon_iostream daemon_iostream_t;
+
+typedef struct {
+    daemon_t *d;          /* back pointer, for callbacks */
+    int used;             /* a process has been started in this slot */
+    int rank;
+    uint32_t inc;
+    pid_t pid;
+    int running;          /* forked and not yet reaped */
+    int hello, finalized;
+    int ctl_open;
+    proto_conn_t ctl;     /* daemon end of the rank's control socket */
+    int errpipe;          /* exec failure report (-1 when closed) */
+    int exec_errno;
+    int ctl_lost;         /* killed because its control socket closed */
+    long ctl_timer;
+    daemon_iostream_t *io[2]; /* stdout, stderr of the current process */
+} daemon_proc_t;
+
+struct daemon {
+    evloop_t *loop;
+    rt_link_t *head;
+    int output_local;
+    int configured, exit_requested;
+    /* configuration (HD_CONFIG) */
+    int hostid, nslots, size, tag_output, stdin_rank;
+    uint32_t ring_bytes;
+    char jobid[32];
+    char *cwd;
+    char **argv;
+    char **base_env;      /* environment for ranks, without per-rank vars */
+    /* shared memory */
+    int shm_fd;
+    size_t shm_size;
+    void *shm;
+    daemon_proc_t *procs; /* [nslots] */
+    int *slot_of_rank;    /* [size], -1 when not on this host */
+    daemon_iostream_t *io_list; /* every open output pipe */
+};
+
+/* daemon_spawn.c */
+int daemon_build_env(daemon_t *d, char **extra, int nextra);
+void daemon_spawn(daemon_t *d, int rank, int slot, uint32_t inc,
+                  uint32_t generation, int restarted, const char *faults);
+
+/* daemon_io.c */
+daemon_iostream_t *daemon_io_open(daemon_t *d, int fd, int rank, int stream);
+void daemon_io_drain(daemon_iostream_t *s);   /* read what is there now */
+void daemon_io_detach(daemon_iostream_t *s);  /* owner process reaped */
+void daemon_io_set_owner(daemon_iostream_t *s, daemon_iostream_t **owner);
+void daemon_io_flush_all(daemon_t *d);
+
+/* daemon.c */
+void daemon_ctl_open(daemon_t *d, daemon_proc_t *p, int fd);
+void daemon_send_exited(daemon_t *d, daemon_proc_t *p, int sig, int code);
+void daemon_child_exited(evloop_t *loop, pid_t pid, int status, void *arg);
+
+#endif

@@ -1,0 +1,247 @@
+/* Daemon: environment of the ranks, fork and exec. */
+#include "daemon_int.h"
+#include "../../util/futex.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* Variables set per process; inherited values are dropped. */
+static const char *const per_proc_vars[] = {
+    "FTMPI_RANK", "FTMPI_SIZE", "FTMPI_LOCAL_SLOT", "FTMPI_NSLOTS",
+    "FTMPI_HOSTID", "FTMPI_CTL_FD", "FTMPI_SHM_FD", "FTMPI_SHM_SIZE",
+    "FTMPI_INCARNATION", "FTMPI_RESTARTED", "FTMPI_GENERATION", "FTMPI_JOBID",
+    "FTMPI_FAULT_POINTS", NULL};
+
+static int env_name_is(const char *entry, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(entry, name, n) == 0 && entry[n] == '=';
+}
+
+static int env_name_eq(const char *a, const char *b)
+{
+    const char *ea = strchr(a, '='), *eb = strchr(b, '=');
+    size_t na = ea ? (size_t)(ea - a) : strlen(a);
+    size_t nb = eb ? (size_t)(eb - b) : strlen(b);
+    return na == nb && strncmp(a, b, na) == 0;
+}
+
+/* Base environment: ours, minus per-process variables, plus extra
+ * ("NAME=VALUE", replacing an inherited NAME). */
+int daemon_build_env(daemon_t *d, char **extra, int nextra)
+{
+    int n = 0;
+    while (environ && environ[n])
+        n++;
+    char **env = calloc((size_t)(n + nextra + 1), sizeof *env);
+    if (!env)
+        return -ENOMEM;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        int drop = 0;
+        for (int j = 0; per_proc_vars[j] && !drop; j++)
+            drop = env_name_is(environ[i], per_proc_vars[j]);
+        for (int j = 0; j < nextra && !drop; j++)
+            drop = env_name_eq(environ[i], extra[j]);
+        if (!drop)
+            env[k++] = strdup(environ[i]);
+    }
+    for (int j = 0; j < nextra; j++)
+        env[k++] = strdup(extra[j]);
+    env[k] = NULL;
+    d->base_env = env;
+    return 0;
+}
+
+/* base_env + per-process variables; the strings of the extra part are
+ * malloc'd and freed by free_env_extra(). */
+#define NPER 13
+static char **env_for_proc(daemon_t *d, char *per[NPER])
+{
+    int n = 0;
+    while (d->base_env[n])
+        n++;
+    char **env = malloc((size_t)(n + NPER + 1) * sizeof *env);
+    if (!env)
+        return NULL;
+    memcpy(env, d->base_env, (size_t)n * sizeof *env);
+    int k = n;
+    for (int i = 0; i < NPER; i++)
+        if (per[i])
+            env[k++] = per[i];
+    env[k] = NULL;
+    return env;
+}
+
+static char *env_fmt(const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static char *env_fmt(const char *name, const char *fmt, ...)
+{
+    char val[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(val, sizeof val, fmt, ap);
+    va_end(ap);
+    char *s = malloc(strlen(name) + strlen(val) + 2);
+    if (s)
+        sprintf(s, "%s=%s", name, val);
+    return s;
+}
+
+static void report_spawn_failure(daemon_t *d, daemon_proc_t *p, int err)
+{
+    p->running = 0;
+    p->exec_errno = err;
+    daemon_send_exited(d, p, 0, 127);
+}
+
+/* Child side, between fork and exec. Only async-signal-safe calls. */
+static void __attribute__((noreturn))
+spawn_child(daemon_t *d, daemon_proc_t *p, shmseg_slot_t *slot, int ctl_fd,
+            int out_fd, int err_fd, int errpipe, char **env)
+{
+    pid_t parent = getppid();
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(127); /* the daemon died before we got here */
+    evloop_child_reset_signals();
+    /* Identity first, state LIVE last (the parent writes the same). */
+    atomic_store(&slot->incarnation, p->inc);
+    slot->world_rank = p->rank;
+    atomic_store(&slot->pid, (int32_t)getpid());
+    atomic_store(&slot->state, SHMSEG_SLOT_LIVE);
+
+    if (p->rank != d->stdin_rank) {
+        int nul = open("/dev/null", O_RDONLY);
+        if (nul >= 0 && nul != 0) {
+            dup2(nul, 0);
+            close(nul);
+        }
+    }
+    dup2(out_fd, 1);
+    dup2(err_fd, 2);
+    fcntl(ctl_fd, F_SETFD, 0);
+    fcntl(d->shm_fd, F_SETFD, 0);
+    if (d->cwd && d->cwd[0] && chdir(d->cwd) != 0) {
+        /* stay where the daemon is */
+    }
+    execvpe(d->argv[0], d->argv, env);
+    int e = errno;
+    if (write(errpipe, &e, sizeof e) < 0) {
+        /* nothing more to do */
+    }
+    _exit(127);
+}
+
+void daemon_spawn(daemon_t *d, int rank, int slot_no, uint32_t inc,
+                  uint32_t generation, int restarted, const char *faults)
+{
+    if (slot_no < 0 || slot_no >= d->nslots || rank < 0 || rank >= d->size)
+        return;
+    daemon_proc_t *p = &d->procs[slot_no];
+    if (p->running)
+        return; /* the head never asks for this */
+    if (p->ctl_open) {
+        evloop_del_fd(d->loop, p->ctl.fd);
+        close(p->ctl.fd);
+        proto_conn_free(&p->ctl);
+        p->ctl_open = 0;
+    }
+    daemon_io_detach(p->io[0]);
+    daemon_io_detach(p->io[1]);
+    memset(p, 0, sizeof *p);
+    p->d = d;
+    p->used = 1;
+    p->rank = rank;
+    p->inc = inc;
+    p->errpipe = -1;
+    d->slot_of_rank[rank] = slot_no;
+
+    int sv[2] = {-1, -1}, po[2] = {-1, -1}, pe[2] = {-1, -1},
+        px[2] = {-1, -1};
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) ||
+        pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC) || pipe2(px, O_CLOEXEC)) {
+        int e = errno;
+        for (int i = 0; i < 2; i++) {
+            if (sv[i] >= 0) close(sv[i]);
+            if (po[i] >= 0) close(po[i]);
+            if (pe[i] >= 0) close(pe[i]);
+            if (px[i] >= 0) close(px[i]);
+        }
+        report_spawn_failure(d, p, e);
+        return;
+    }
+
+    char *per[NPER] = {0};
+    per[0] = env_fmt("FTMPI_RANK", "%d", rank);
+    per[1] = env_fmt("FTMPI_SIZE", "%d", d->size);
+    per[2] = env_fmt("FTMPI_LOCAL_SLOT", "%d", slot_no);
+    per[3] = env_fmt("FTMPI_NSLOTS", "%d", d->nslots);
+    per[4] = env_fmt("FTMPI_HOSTID", "%d", d->hostid);
+    per[5] = env_fmt("FTMPI_CTL_FD", "%d", sv[1]);
+    per[6] = env_fmt("FTMPI_SHM_FD", "%d", d->shm_fd);
+    per[7] = env_fmt("FTMPI_SHM_SIZE", "%zu", d->shm_size);
+    per[8] = env_fmt("FTMPI_INCARNATION", "%u", inc);
+    per[9] = env_fmt("FTMPI_RESTARTED", "%d", restarted ? 1 : 0);
+    per[10] = env_fmt("FTMPI_GENERATION", "%u", generation);
+    per[11] = env_fmt("FTMPI_JOBID", "%s", d->jobid);
+    per[12] = faults && faults[0] ? env_fmt("FTMPI_FAULT_POINTS", "%s", faults)
+                                  : NULL;
+    char **env = env_for_proc(d, per);
+    shmseg_slot_t *slot = shmseg_slot(d->shm, (uint32_t)slot_no);
+
+    pid_t pid = env ? fork() : -1;
+    int fork_errno = errno;
+    if (pid == 0)
+        spawn_child(d, p, slot, sv[1], po[1], pe[1], px[1], env);
+
+    free(env);
+    for (int i = 0; i < NPER; i++)
+        free(per[i]);
+    close(sv[1]);
+    close(po[1]);
+    close(pe[1]);
+    close(px[1]);
+    if (pid < 0) {
+        close(sv[0]);
+        close(po[0]);
+        close(pe[0]);
+        close(px[0]);
+        report_spawn_failure(d, p, env ? fork_errno : ENOMEM);
+        return;
+    }
+    setpgid(pid, pid); /* also done by the child; one of them wins */
+    atomic_store(&slot->incarnation, inc);
+    slot->world_rank = rank;
+    atomic_store(&slot->pid, (int32_t)pid);
+    atomic_store(&slot->state, SHMSEG_SLOT_LIVE);
+
+    p->pid = pid;
+    p->running = 1;
+    p->errpipe = px[0];
+    daemon_ctl_open(d, p, sv[0]);
+    p->io[0] = daemon_io_open(d, po[0], rank, 1);
+    p->io[1] = daemon_io_open(d, pe[0], rank, 2);
+    daemon_io_set_owner(p->io[0], &p->io[0]);
+    daemon_io_set_owner(p->io[1], &p->io[1]);
+    evloop_child_watch(d->loop, pid, daemon_child_exited, d);
+
+    proto_buf_t b;
+    proto_buf_init(&b);
+    proto_put_i32(&b, rank);
+    proto_put_u32(&b, inc);
+    proto_put_i32(&b, pid);
+    rt_link_send_buf(d->head, DH_STARTED, &b);
+    proto_buf_free(&b);
+}

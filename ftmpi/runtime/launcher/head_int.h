@@ -1,0 +1,123 @@
+/* Head internals shared by head.c (job table, processes, failures, exit)
+ * and head_sync.c (key-value store, fences, recovery rounds). */
+#ifndef FTMPI_RUNTIME_HEAD_INT_H
+#define FTMPI_RUNTIME_HEAD_INT_H
+
+#include "head.h"
+#include "evlog.h"
+#include "../proto.h"
+
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Process states (FTMPI-SPEC.md section 3, plus the two ends). */
+enum {
+    HP_STARTING = 1,      /* spawn requested (original process) */
+    HP_OK,
+    HP_UNAVAILABLE,       /* suspected, not yet confirmed */
+    HP_JOINING,           /* a replacement, until its first recovery round */
+    HP_FAILED,
+    HP_EXITED,            /* ended without failing */
+};
+
+typedef struct {
+    int rank, hostid, slot;
+    pid_t pid;            /* process the daemon started */
+    pid_t mpi_pid;        /* pid given at HELLO (== pid unless wrapped) */
+    pid_t prev_pid;       /* the failed process this one replaces */
+    uint32_t inc;
+    int state, saved_state; /* saved_state: before UNAVAILABLE */
+    int started, hello, hello_pending, finalized, fin_done;
+    int signal, exit_code;
+    double start_t;
+    /* fences */
+    int fence_part;       /* participant of the current fence ... */
+    uint32_t fence_part_inc; /* ... with this incarnation */
+    int fence_in, fence_fin, next_in, next_fin;
+    /* recovery */
+    int joined;
+} head_proc_t;
+
+typedef struct {
+    int rank, hostid, signal, exit_code, recovered;
+    pid_t pid;
+    uint32_t inc;
+    double t;
+    char reason[160];
+} head_failure_t;
+
+typedef struct head_host {
+    struct head *h;
+    int id, is_local, attached, lost, nslots;
+    char name[256];
+    rt_link_t *link;
+} head_host_t;
+
+typedef struct kv_ent {
+    struct kv_ent *next;
+    char *key;
+    void *val;
+    uint32_t len;
+} kv_ent_t;
+
+typedef struct kv_wait {
+    struct kv_wait *next;
+    int rank;
+    uint32_t inc;
+    char *key;
+} kv_wait_t;
+
+#define KV_BUCKETS 1024
+
+enum { PH_RUN = 0, PH_ABORTING, PH_DONE };
+
+struct head {
+    evloop_t *loop;
+    const ftrun_opts_t *o;
+    evlog_t log;
+    double t0;
+    char jobid[32];
+    int size;
+    head_proc_t *procs;
+    head_host_t *hosts;
+    int nhosts;
+    int phase, exit_code, exit_set, started;
+    int nstarted_initial, launch_done, any_finalized;
+    long abort_timer;
+    head_failure_t *fails;
+    int nfails, capfails;
+    /* recovery */
+    uint32_t generation;
+    int round_active;
+    double round_t0;
+    int *failed_since;    /* ranks failed since the last round (may repeat) */
+    int nfailed_since;
+    /* fences */
+    int fence_active;
+    /* key-value store */
+    kv_ent_t *kv[KV_BUCKETS];
+    kv_wait_t *kv_waits;
+};
+
+static inline int head_live(const head_proc_t *p)
+{
+    return p->state == HP_STARTING || p->state == HP_OK ||
+           p->state == HP_UNAVAILABLE || p->state == HP_JOINING;
+}
+
+/* head.c */
+void head_to_rank(head_t *h, head_proc_t *p, uint32_t type,
+                  const proto_buf_t *payload);
+void head_check_end(head_t *h);
+
+/* head_sync.c */
+void head_kv_put(head_t *h, head_proc_t *p, proto_rd_t *r);
+void head_kv_get(head_t *h, head_proc_t *p, proto_rd_t *r);
+void head_kv_free(head_t *h);
+void head_fence_enter(head_t *h, head_proc_t *p, int is_finalize);
+void head_recovery_join(head_t *h, head_proc_t *p, uint32_t known);
+/* A process stopped being live: drop its waits, re-check fence/round. */
+void head_sync_proc_gone(head_t *h, head_proc_t *p);
+void head_sync_check(head_t *h);
+
+#endif

@@ -1,0 +1,453 @@
+/* ftmpirun command-line parsing and validation. */
+#include "opts.h"
+#include "../../transport/shm/shm_seg.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef FTMPI_VERSION_STRING
+#define FTMPI_VERSION_STRING "0.1.0"
+#endif
+
+#define MAX_NP 65536
+
+static const char usage_text[] =
+"Usage: ftmpirun [options] PROGRAM [ARGS...]\n"
+"       (also installed as mpirun and mpiexec)\n"
+"\n"
+"Processes:\n"
+"  -np N, -n N, --np N        number of processes (default 1)\n"
+"  -x VAR[=VALUE]             export VAR (with VALUE, or its current value)\n"
+"  --tag-output               prefix every output line with [rank]\n"
+"  --timeout SECONDS          kill the job after SECONDS, exit 124\n"
+"  --ring-bytes N             shared-memory ring size (power of two,\n"
+"                             default 65536)\n"
+"  --hosts H1[:SLOTS],H2,...  run on these hosts (ranks are placed in\n"
+"                             blocks); localhost is the launcher's host\n"
+"  --launch-agent TEMPLATE    command that starts ftmpid on a host\n"
+"                             (default \"ssh {host}\")\n"
+"  --ftmpid PATH              ftmpid program on the remote hosts\n"
+"  --oversubscribe            accepted and ignored\n"
+"\n"
+"Fault tolerance (FTMPI-SPEC.md):\n"
+"  --comm-mode=abort|blank|shrink|rebuild   (default abort)\n"
+"  --msg-mode=reset|cont                    (default reset)\n"
+"  --coll-mode=atomic|nonatomic             (default nonatomic)\n"
+"  --recovery=auto|manual|none              (default manual)\n"
+"  --kill RANK@SECONDS        SIGKILL RANK's process SECONDS after launch\n"
+"                             (repeatable)\n"
+"  --kill-at NAME[=VALUE]@RANK\n"
+"                             SIGKILL RANK when it reaches fault point NAME\n"
+"                             (with VALUE, or the first time) (repeatable)\n"
+"  --event-log FILE           write runtime events to FILE as JSON lines\n"
+"\n"
+"Other:\n"
+"  -v, --verbose              report runtime events on stderr\n"
+"  -h, --help                 this text\n"
+"  -V, --version              version\n"
+"\n"
+"Exit status: 0 when every process alive at the end exited 0 and every\n"
+"failure was recovered; see docs/runtime.md.\n";
+
+static int opt_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int opt_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("ftmpirun: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputs("\n(ftmpirun --help lists the options)\n", stderr);
+    va_end(ap);
+    return 2;
+}
+
+static int parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_seconds(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v >= 0) || v > 1e9)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Match a mode value, case-insensitive; returns the index or -1. */
+static int match_word(const char *v, const char *const *words)
+{
+    for (int i = 0; words[i]; i++)
+        if (strcasecmp(v, words[i]) == 0)
+            return i;
+    return -1;
+}
+
+static const char *const comm_words[] = {"abort", "blank", "shrink",
+                                         "rebuild", NULL};
+static const char *const msg_words[] = {"reset", "cont", "nop", NULL};
+static const char *const coll_words[] = {"atomic", "nonatomic", NULL};
+static const char *const recov_words[] = {"manual", "auto", "none", NULL};
+
+const char *ftrun_comm_name(int mode)
+{
+    static const char *const n[] = {"ABORT", "BLANK", "SHRINK", "REBUILD"};
+    return mode >= 0 && mode < 4 ? n[mode] : "?";
+}
+
+static int set_mode(const char *what, const char *v,
+                    const char *const *words, const char **str, int *mode)
+{
+    int i = match_word(v, words);
+    if (i < 0) {
+        char list[128] = "";
+        for (int k = 0; words[k]; k++) {
+            if (k)
+                strcat(list, "|");
+            strcat(list, words[k]);
+        }
+        return opt_error("invalid %s '%s' (expected %s)", what, v, list);
+    }
+    *str = words[i];
+    if (mode)
+        *mode = i;
+    return 0;
+}
+
+static int add_kill(ftrun_opts_t *o, const char *v)
+{
+    const char *at = strchr(v, '@');
+    long rank;
+    double sec;
+    char rs[32];
+    if (!at || (size_t)(at - v) >= sizeof rs)
+        return opt_error("--kill expects RANK@SECONDS, got '%s'", v);
+    memcpy(rs, v, (size_t)(at - v));
+    rs[at - v] = 0;
+    if (parse_long(rs, 0, MAX_NP - 1, &rank))
+        return opt_error("--kill '%s': '%s' is not a rank", v, rs);
+    if (parse_seconds(at + 1, &sec))
+        return opt_error("--kill '%s': '%s' is not a number of seconds", v,
+                         at + 1);
+    ftrun_kill_t *k = realloc(o->kills, (size_t)(o->nkills + 1) * sizeof *k);
+    if (!k)
+        return opt_error("out of memory");
+    o->kills = k;
+    o->kills[o->nkills++] = (ftrun_kill_t){(int)rank, sec};
+    return 0;
+}
+
+static int add_fault(ftrun_opts_t *o, const char *v)
+{
+    const char *at = strrchr(v, '@');
+    if (!at)
+        return opt_error("--kill-at expects NAME[=VALUE]@RANK, got '%s'", v);
+    ftrun_fault_t f = {0};
+    long rank;
+    if (parse_long(at + 1, 0, MAX_NP - 1, &rank))
+        return opt_error("--kill-at '%s': '%s' is not a rank", v, at + 1);
+    f.rank = (int)rank;
+    const char *eq = memchr(v, '=', (size_t)(at - v));
+    const char *name_end = eq ? eq : at;
+    size_t nl = (size_t)(name_end - v);
+    if (nl == 0 || nl >= sizeof f.name)
+        return opt_error("--kill-at '%s': bad fault point name", v);
+    memcpy(f.name, v, nl);
+    for (size_t i = 0; i < nl; i++)
+        if (f.name[i] == ';' || f.name[i] == '@' || isspace((unsigned char)f.name[i]))
+            return opt_error("--kill-at '%s': the name may not contain ';', "
+                             "'@' or spaces", v);
+    if (eq) {
+        char vs[32];
+        size_t vl = (size_t)(at - eq - 1);
+        if (vl == 0 || vl >= sizeof vs)
+            return opt_error("--kill-at '%s': bad value", v);
+        memcpy(vs, eq + 1, vl);
+        vs[vl] = 0;
+        if (parse_long(vs, -0x7fffffffffffffffL, 0x7fffffffffffffffL, &f.value))
+            return opt_error("--kill-at '%s': '%s' is not an integer", v, vs);
+        f.has_value = 1;
+    }
+    ftrun_fault_t *n = realloc(o->faults, (size_t)(o->nfaults + 1) * sizeof *n);
+    if (!n)
+        return opt_error("out of memory");
+    o->faults = n;
+    o->faults[o->nfaults++] = f;
+    return 0;
+}
+
+static int add_env(ftrun_opts_t *o, const char *v)
+{
+    const char *eq = strchr(v, '=');
+    size_t nl = eq ? (size_t)(eq - v) : strlen(v);
+    if (nl == 0)
+        return opt_error("-x expects VAR[=VALUE], got '%s'", v);
+    for (size_t i = 0; i < nl; i++)
+        if (!(isalnum((unsigned char)v[i]) || v[i] == '_'))
+            return opt_error("-x '%s': bad variable name", v);
+    char *entry;
+    if (eq) {
+        entry = strdup(v);
+    } else {
+        const char *cur = getenv(v);
+        if (!cur)
+            return 0; /* nothing to export */
+        entry = malloc(nl + strlen(cur) + 2);
+        if (entry)
+            sprintf(entry, "%s=%s", v, cur);
+    }
+    char **e = realloc(o->env, (size_t)(o->nenv + 2) * sizeof *e);
+    if (!entry || !e)
+        return opt_error("out of memory");
+    o->env = e;
+    o->env[o->nenv++] = entry;
+    o->env[o->nenv] = NULL;
+    return 0;
+}
+
+static int add_hosts(ftrun_opts_t *o, const char *v)
+{
+    char *list = strdup(v), *save = NULL;
+    if (!list)
+        return opt_error("out of memory");
+    for (char *h = strtok_r(list, ",", &save); h; h = strtok_r(NULL, ",", &save)) {
+        ftrun_host_t host = {0};
+        char *colon = strchr(h, ':');
+        if (colon) {
+            long s;
+            *colon = 0;
+            if (parse_long(colon + 1, 1, MAX_NP, &s)) {
+                free(list);
+                return opt_error("--hosts: bad slot count in '%s:%s'", h,
+                                 colon + 1);
+            }
+            host.slots = (int)s;
+        }
+        if (!h[0] || strlen(h) >= sizeof host.name) {
+            free(list);
+            return opt_error("--hosts: bad host name '%s'", h);
+        }
+        strcpy(host.name, h);
+        ftrun_host_t *n = realloc(o->hosts, (size_t)(o->nhosts + 1) * sizeof *n);
+        if (!n) {
+            free(list);
+            return opt_error("out of memory");
+        }
+        o->hosts = n;
+        o->hosts[o->nhosts++] = host;
+    }
+    free(list);
+    if (o->nhosts == 0)
+        return opt_error("--hosts: empty host list");
+    return 0;
+}
+
+/* Option table: name, takes a value, id. */
+enum {
+    O_NP = 1, O_TIMEOUT, O_TAG, O_COMM, O_MSG, O_COLL, O_RECOV, O_KILL,
+    O_KILLAT, O_LOG, O_RING, O_ENV, O_HOSTS, O_AGENT, O_FTMPID, O_OVERSUB,
+    O_VERBOSE, O_HELP, O_VERSION
+};
+static const struct { const char *name; int arg, id; } table[] = {
+    {"-np", 1, O_NP}, {"-n", 1, O_NP}, {"--np", 1, O_NP}, {"-c", 1, O_NP},
+    {"--timeout", 1, O_TIMEOUT}, {"--tag-output", 0, O_TAG},
+    {"--comm-mode", 1, O_COMM}, {"--msg-mode", 1, O_MSG},
+    {"--coll-mode", 1, O_COLL}, {"--recovery", 1, O_RECOV},
+    {"--recovery-mode", 1, O_RECOV}, {"--kill", 1, O_KILL},
+    {"--kill-at", 1, O_KILLAT}, {"--event-log", 1, O_LOG},
+    {"--ring-bytes", 1, O_RING}, {"-x", 1, O_ENV}, {"--hosts", 1, O_HOSTS},
+    {"--host", 1, O_HOSTS}, {"-H", 1, O_HOSTS},
+    {"--launch-agent", 1, O_AGENT}, {"--ftmpid", 1, O_FTMPID},
+    {"--oversubscribe", 0, O_OVERSUB}, {"-v", 0, O_VERBOSE},
+    {"--verbose", 0, O_VERBOSE}, {"-h", 0, O_HELP}, {"--help", 0, O_HELP},
+    {"-V", 0, O_VERSION}, {"--version", 0, O_VERSION},
+};
+
+static int env_mode(const char *var, const char *const *words,
+                    const char **str, int *mode)
+{
+    const char *v = getenv(var);
+    if (!v || !*v)
+        return 0;
+    int i = match_word(v, words);
+    if (i < 0)
+        return opt_error("invalid value '%s' in environment variable %s", v,
+                         var);
+    *str = words[i];
+    if (mode)
+        *mode = i;
+    return 0;
+}
+
+int ftrun_opts_parse(ftrun_opts_t *o, int argc, char **argv)
+{
+    memset(o, 0, sizeof *o);
+    o->np = 1;
+    o->ring_bytes = SHMSEG_DEFAULT_RING;
+    o->launch_agent = "ssh {host}";
+    int np_given = 0, i, rc;
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        }
+        if (a[0] != '-')
+            break;
+        int id = 0, takes = 0;
+        const char *val = NULL;
+        for (size_t k = 0; k < sizeof table / sizeof table[0]; k++) {
+            size_t n = strlen(table[k].name);
+            if (strncmp(a, table[k].name, n) != 0)
+                continue;
+            if (a[n] == 0) {
+                id = table[k].id;
+                takes = table[k].arg;
+                break;
+            }
+            if (a[n] == '=' && table[k].arg && a[1] == '-') {
+                id = table[k].id;
+                takes = 1;
+                val = a + n + 1;
+                break;
+            }
+        }
+        if (!id)
+            return opt_error("unknown option '%s'", a);
+        if (takes && !val) {
+            if (i + 1 >= argc)
+                return opt_error("option '%s' needs a value", a);
+            val = argv[++i];
+        } else if (!takes && strchr(a, '=')) {
+            return opt_error("option '%.*s' takes no value",
+                             (int)(strchr(a, '=') - a), a);
+        }
+        long lv;
+        switch (id) {
+        case O_NP:
+            if (parse_long(val, 1, MAX_NP, &lv))
+                return opt_error("bad process count '%s' for %s (1..%d)", val,
+                                 a, MAX_NP);
+            o->np = (int)lv;
+            np_given = 1;
+            break;
+        case O_TIMEOUT:
+            if (parse_seconds(val, &o->timeout_s) || o->timeout_s <= 0)
+                return opt_error("bad --timeout '%s' (seconds > 0)", val);
+            break;
+        case O_TAG: o->tag_output = 1; break;
+        case O_COMM:
+            if ((rc = set_mode("comm mode", val, comm_words, &o->comm_str,
+                               &o->comm_mode)))
+                return rc;
+            break;
+        case O_MSG:
+            if ((rc = set_mode("message mode", val, msg_words, &o->msg_str,
+                               NULL)))
+                return rc;
+            break;
+        case O_COLL:
+            if ((rc = set_mode("collective mode", val, coll_words,
+                               &o->coll_str, NULL)))
+                return rc;
+            break;
+        case O_RECOV:
+            if ((rc = set_mode("recovery mode", val, recov_words,
+                               &o->recovery_str, &o->recovery_mode)))
+                return rc;
+            break;
+        case O_KILL:
+            if ((rc = add_kill(o, val)))
+                return rc;
+            break;
+        case O_KILLAT:
+            if ((rc = add_fault(o, val)))
+                return rc;
+            break;
+        case O_LOG: o->event_log = val; break;
+        case O_RING:
+            if (parse_long(val, 64, 1L << 30, &lv) || (lv & (lv - 1)))
+                return opt_error("bad --ring-bytes '%s' (a power of two, "
+                                 "64..2^30)", val);
+            o->ring_bytes = (uint32_t)lv;
+            break;
+        case O_ENV:
+            if ((rc = add_env(o, val)))
+                return rc;
+            break;
+        case O_HOSTS:
+            if ((rc = add_hosts(o, val)))
+                return rc;
+            break;
+        case O_AGENT: o->launch_agent = val; break;
+        case O_FTMPID: o->ftmpid_path = val; break;
+        case O_OVERSUB: break;
+        case O_VERBOSE: o->verbose = 1; break;
+        case O_HELP:
+            fputs(usage_text, stdout);
+            return 1;
+        case O_VERSION:
+            printf("ftmpirun (FT-MPI runtime) %s\n", FTMPI_VERSION_STRING);
+            return 1;
+        }
+    }
+    if (i >= argc)
+        return opt_error("no program given");
+    o->argv = argv + i;
+    (void)np_given;
+
+    /* Modes from the environment when no option gave them. */
+    if (!o->comm_str &&
+        (rc = env_mode("FTMPI_COMM_MODE", comm_words, &o->comm_str,
+                       &o->comm_mode)))
+        return rc;
+    if (!o->msg_str &&
+        (rc = env_mode("FTMPI_MSG_MODE", msg_words, &o->msg_str, NULL)))
+        return rc;
+    if (!o->coll_str &&
+        (rc = env_mode("FTMPI_COLL_MODE", coll_words, &o->coll_str, NULL)))
+        return rc;
+    if (!o->recovery_str &&
+        (rc = env_mode("FTMPI_RECOVERY_MODE", recov_words, &o->recovery_str,
+                       &o->recovery_mode)))
+        return rc;
+    if (o->msg_str && strcmp(o->msg_str, "nop") == 0)
+        o->msg_str = "reset";
+
+    for (int k = 0; k < o->nkills; k++)
+        if (o->kills[k].rank >= o->np)
+            return opt_error("--kill %d@%g: rank %d does not exist (-np %d)",
+                             o->kills[k].rank, o->kills[k].seconds,
+                             o->kills[k].rank, o->np);
+    for (int k = 0; k < o->nfaults; k++)
+        if (o->faults[k].rank >= o->np)
+            return opt_error("--kill-at %s@%d: rank %d does not exist (-np %d)",
+                             o->faults[k].name, o->faults[k].rank,
+                             o->faults[k].rank, o->np);
+    if (o->nhosts > o->np)
+        o->nhosts = o->np; /* more hosts than ranks: the last ones stay idle */
+    return 0;
+}
+
+void ftrun_opts_free(ftrun_opts_t *o)
+{
+    for (int i = 0; i < o->nenv; i++)
+        free(o->env[i]);
+    free(o->env);
+    free(o->kills);
+    free(o->faults);
+    free(o->hosts);
+}

@@ -1,0 +1,68 @@
+/*
+ * Shared-memory transport: one single-producer single-consumer byte ring
+ * per ordered pair of local slots, inside the host segment (shm_seg.h).
+ *
+ * A record is an 8-byte header (payload length, flags) followed by the
+ * payload, padded to 8 bytes; a record never wraps around the end of the
+ * ring (the producer writes a skip record instead). The producer publishes
+ * `tail`, the consumer publishes `head`; each caches the other's counter so
+ * that the common case touches only its own cache line and the data.
+ *
+ * Wake-ups: after publishing, the producer wakes the consumer's slot only if
+ * it has sleepers (one load in the fast path). A producer that finds the
+ * ring full raises the ring's `waiting` flag; the consumer wakes the
+ * producer's slot after freeing space.
+ */
+#ifndef FTMPI_TRANSPORT_SHM_H
+#define FTMPI_TRANSPORT_SHM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "shm_seg.h"
+
+typedef struct shm_ring shm_ring_t;
+
+typedef struct {
+    void *base;          /* mapped segment */
+    uint32_t nslots;
+    uint32_t my_slot;
+    uint32_t ring_bytes;
+    uint32_t max_record; /* largest payload one record can carry */
+    shm_ring_t **out;    /* [nslots] rings I produce into (NULL for self) */
+    shm_ring_t **in;     /* [nslots] rings I consume from */
+    uint64_t *out_head;  /* cached consumer positions of my out rings */
+    uint64_t *in_tail;   /* cached producer positions of my in rings */
+    uint32_t *active;    /* slots with a live process, polled in order */
+    uint32_t nactive;
+    int cma;             /* 1: process_vm_readv works between ranks */
+} shm_t;
+
+/* Called for each record; the payload is valid only during the call. */
+typedef void shm_recv_fn(void *ctx, uint32_t src_slot, void *payload, size_t len);
+
+int shm_init(shm_t *shm, void *base, uint32_t my_slot);
+void shm_fini(shm_t *shm);
+/* Reset a slot's rings after its process was replaced (REBUILD). */
+void shm_peer_reset(shm_t *shm, uint32_t slot);
+
+/* Reserve room for a `len`-byte payload to dst; NULL if the ring is full
+ * (the ring is then marked so that the consumer wakes us when it drains). */
+void *shm_send_reserve(shm_t *shm, uint32_t dst, size_t len);
+/* Publish the record reserved last for dst and wake dst if it sleeps. */
+void shm_send_commit(shm_t *shm, uint32_t dst, size_t len);
+/* Copy-in convenience: header + payload as one record; 0 or -EAGAIN. */
+int shm_send(shm_t *shm, uint32_t dst, const void *hdr, size_t hlen,
+             const void *data, size_t dlen);
+
+/* Deliver every available record from every peer; returns how many. */
+int shm_poll(shm_t *shm, shm_recv_fn *fn, void *ctx);
+/* Would shm_poll find something? (cheap, no side effects) */
+int shm_pending(shm_t *shm);
+
+/* Single copy from another process's memory; bytes copied or -errno. */
+ssize_t shm_cma_read(pid_t pid, void *local, const void *remote, size_t len);
+ssize_t shm_cma_write(pid_t pid, void *remote, const void *local, size_t len);
+
+#endif
