@@ -57,7 +57,7 @@ static void test_xor_big(void **state)
 static void test_encode_decode_every_erasure(void **state)
 {
     (void)state;
-    static const int ks[] = {1, 2, 4, 7, 16};
+    static const int ks[] = {1, 2, 4, 5, 7, 16};
     static const size_t lens[] = {1, 17, 63, 64, 65, 1000, 4097, 70001};
     for (size_t ki = 0; ki < sizeof(ks) / sizeof(ks[0]); ki++) {
         int k = ks[ki];

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "coll/coll.h"
+#include "core/attr.h"
 #include "ft/ft.h"
 
 API_WEAK(Comm_size)
@@ -83,8 +84,15 @@ int api_comm_dup(comm_t *c, comm_t **out)
     if (c->is_inter)
         return MPI_ERR_COMM; /* intercommunicator dup: issue 5 */
     rc = comm_derive(c, c->group, ctx, out);
-    if (rc != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS) {
         comm_ctx_release(ctx);
+        return rc;
+    }
+    rc = attr_copy(KV_COMM, c->attrs, c->handle, &(*out)->attrs);
+    if (rc != MPI_SUCCESS) {
+        comm_release(*out);
+        *out = NULL;
+    }
     return rc;
 }
 

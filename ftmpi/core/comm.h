@@ -52,6 +52,10 @@ void comm_module_fini(void);
 comm_t *comm_get(MPI_Comm h);        /* NULL if not a valid handle */
 comm_t *comm_world(void);
 comm_t *comm_self(void);
+/* Release hooks installed by the modules that hang data on comms. */
+extern void (*comm_free_hook_attrs)(comm_t *c);
+extern void (*comm_free_hook_topo)(comm_t *c);
+
 /* Iterate over every live communicator: comm_next(NULL) is the first. */
 comm_t *comm_next(comm_t *prev);
 /* Communicator by context id (matching), NULL if unknown here. */

@@ -14,6 +14,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "core/attr.h"
 #include "core/comm.h"
 #include "core/datatype.h"
 #include "core/errhandler.h"
@@ -148,6 +149,16 @@ static int transport_init(void)
     return 0;
 }
 
+static void comm_attrs_free(comm_t *c)
+{
+    attr_clear(KV_COMM, &c->attrs, c->handle);
+}
+
+static void comm_attrs_drop(comm_t *c)
+{
+    attr_drop(KV_COMM, &c->attrs);
+}
+
 int ft_lib_init(int required, int *provided)
 {
     ftg.pid = (int)getpid();
@@ -171,9 +182,11 @@ int ft_lib_init(int required, int *provided)
     ftg.multiple = ftg.thread_level == MPI_THREAD_MULTIPLE;
     *provided = ftg.thread_level;
     if (err_module_init() || errh_module_init() || dt_module_init() || op_module_init() ||
-        group_module_init() || req_module_init() || comm_module_init() != MPI_SUCCESS ||
+        group_module_init() || req_module_init() || attr_module_init() ||
+        comm_module_init() != MPI_SUCCESS ||
         p2p_init() != 0)
         return MPI_ERR_NO_MEM;
+    comm_free_hook_attrs = comm_attrs_free;
     if (ftg.comm_mode != FTMPI_COMM_MODE_ABORT) {
         /* FTMPI-SPEC.md section 2: FT programs check return codes. */
         errh_t *ret = errh_get(MPI_ERRORS_RETURN);
@@ -192,6 +205,11 @@ static int nothing_pending(void *arg)
 
 int ft_lib_finalize(void)
 {
+    /* MPI_COMM_SELF's attributes are deleted first (the standard's hook
+     * for libraries to run at finalize); MPI_COMM_WORLD's delete functions
+     * are FT-MPI recovery callbacks and are not called here. */
+    attr_clear(KV_COMM, &comm_self()->attrs, MPI_COMM_SELF);
+    comm_free_hook_attrs = comm_attrs_drop;
     /* Let queued sends reach their rings before we leave. */
     progress_wait(nothing_pending, NULL);
     int rc = MPI_SUCCESS;
@@ -199,6 +217,7 @@ int ft_lib_finalize(void)
         rc = MPI_ERR_OTHER;
     p2p_fini();
     comm_module_fini();
+    attr_module_fini();
     req_module_fini();
     group_module_fini();
     op_module_fini();

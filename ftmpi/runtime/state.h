@@ -25,6 +25,8 @@ typedef struct {
     uint32_t generation;     /* current recovery generation */
     /* modes (ftmpi.h values) */
     int comm_mode, msg_mode, coll_mode, recovery_mode;
+    int num_failed;          /* FTMPI_NUM_FAILED_PROCS of the latest recovery */
+    int error_failure;       /* FTMPI_ERROR_FAILURE error code */
     /* tuning */
     size_t eager_limit;
     long spin_ns;

@@ -132,6 +132,9 @@ static int sc_kv(void)
         fprintf(stderr, "rank %d: short buffer not reported\n", info.rank);
         return 4;
     }
+    /* Suspecting a live process is cleared, not a failure. */
+    if (info.rank == 0 && info.size > 1)
+        rtc_suspect(info.size - 1);
     for (int i = 0; i < 5; i++)
         if ((rc = rtc_fence()))
             die("fence", rc);
@@ -150,7 +153,8 @@ static int sc_kv(void)
 static int __attribute__((noreturn)) sc_hang(void)
 {
     init();
-    printf("pid %d rank %d\n", (int)getpid(), info.rank);
+    printf("pid %d rank %d ppid %d host %d\n", (int)getpid(), info.rank,
+           (int)getppid(), info.hostid);
     for (;;)
         pause();
 }
@@ -159,7 +163,8 @@ static int __attribute__((noreturn)) sc_hang(void)
 static int sc_events(int n)
 {
     init();
-    printf("pid %d rank %d\n", (int)getpid(), info.rank);
+    printf("pid %d rank %d ppid %d host %d\n", (int)getpid(), info.rank,
+           (int)getppid(), info.hostid);
     rtc_fence();
     int seen = 0;
     while (seen < n) {
@@ -217,7 +222,7 @@ static int sc_recover(int rounds)
     else
         rtc_fence();
     uint32_t gen = info.generation;
-    int need_join = info.restarted;
+    int need_join = info.restarted, joined = 0;
     int done = 0;
     while (done < rounds) {
         if (need_join) {
@@ -228,6 +233,7 @@ static int sc_recover(int rounds)
                 usleep((useconds_t)atoi(d) * 1000);
             rtc_recovery_join(gen);
             need_join = 0;
+            joined = 1;
         }
         rtc_event_t ev;
         if (!wait_event(&ev, 30.0)) {
@@ -235,14 +241,16 @@ static int sc_recover(int rounds)
             return 5;
         }
         if (ev.kind == RTC_EV_FAILURE) {
-            /* join at most once per round: joined already if waiting */
-            need_join = 1;
+            /* A failure seen after joining and before RECOVERED is part of
+             * the round joined: join only when not waiting already. */
+            if (!joined)
+                need_join = 1;
         } else if (ev.kind == RTC_EV_RECOVERED) {
             rtc_recovery_t *r = ev.data;
             print_recovery("recovered", r);
             gen = r->generation;
             done = (int)gen;
-            need_join = 0;
+            need_join = joined = 0;
         }
         rtc_event_free(&ev);
     }

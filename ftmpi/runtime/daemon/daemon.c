@@ -27,6 +27,8 @@ daemon_t *daemon_create(evloop_t *loop, rt_link_t *to_head, int output_local)
     d->output_local = output_local;
     d->shm_fd = -1;
     d->stdin_rank = -1;
+    d->stdin_w = -1;
+    proto_buf_init(&d->stdin_buf);
     return d;
 }
 
@@ -44,6 +46,8 @@ void daemon_destroy(daemon_t *d)
         if (p->errpipe >= 0 && p->used)
             close(p->errpipe);
     }
+    daemon_stdin_close(d);
+    proto_buf_free(&d->stdin_buf);
     if (d->shm)
         munmap(d->shm, d->shm_size);
     if (d->shm_fd >= 0)
@@ -297,6 +301,7 @@ static int daemon_configure(daemon_t *d, const void *data, size_t len)
     d->stdin_rank = proto_get_i32(&r);
     proto_get_str(&r, d->jobid, sizeof d->jobid);
     d->cwd = proto_get_strdup(&r);
+    d->stdin_fwd = d->output_local && d->stdin_rank >= 0 && isatty(0);
     uint32_t argc = proto_get_u32(&r);
     if (r.err || argc == 0 || argc > 65536 || d->nslots <= 0 ||
         d->size <= 0 || d->nslots > d->size)

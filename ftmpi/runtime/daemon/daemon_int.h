@@ -47,6 +47,12 @@ struct daemon {
     daemon_proc_t *procs; /* [nslots] */
     int *slot_of_rank;    /* [size], -1 when not on this host */
     daemon_iostream_t *io_list; /* every open output pipe */
+    /* stdin forwarding (a terminal on the launcher's host) */
+    int stdin_fwd;        /* forward fd 0 through a pipe to stdin_rank */
+    int stdin_w;          /* write end to the current stdin rank, -1 */
+    int stdin_watch;      /* fd 0 is in the event loop */
+    int stdin_eof;
+    proto_buf_t stdin_buf;
 };
 
 /* daemon_spawn.c */
@@ -60,6 +66,10 @@ void daemon_io_drain(daemon_iostream_t *s);   /* read what is there now */
 void daemon_io_detach(daemon_iostream_t *s);  /* owner process reaped */
 void daemon_io_set_owner(daemon_iostream_t *s, daemon_iostream_t **owner);
 void daemon_io_flush_all(daemon_t *d);
+/* stdin forwarding: pipe for the stdin rank (read end returned, -1 if
+ * not forwarding), and cleanup. */
+int daemon_stdin_pipe(daemon_t *d);
+void daemon_stdin_close(daemon_t *d);
 
 /* daemon.c */
 void daemon_ctl_open(daemon_t *d, daemon_proc_t *p, int fd);

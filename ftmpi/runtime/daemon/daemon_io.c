@@ -188,3 +188,103 @@ void daemon_io_flush_all(daemon_t *d)
         s = next;
     }
 }
+
+/* ------------------------------------------------------ stdin forwarding */
+/* When the launcher's stdin is a terminal, the stdin rank (in its own
+ * process group, so not in the terminal's foreground) must not read the
+ * terminal itself: it would be stopped by SIGTTIN. The daemon reads the
+ * terminal and feeds a pipe instead. */
+
+static void stdin_on_tty(evloop_t *loop, int fd, uint32_t ev, void *arg);
+
+static void stdin_watch(daemon_t *d, int on)
+{
+    if (on && !d->stdin_watch && !d->stdin_eof) {
+        d->stdin_watch = evloop_add_fd(d->loop, 0, EPOLLIN, stdin_on_tty, d) == 0;
+    } else if (!on && d->stdin_watch) {
+        evloop_del_fd(d->loop, 0);
+        d->stdin_watch = 0;
+    }
+}
+
+void daemon_stdin_close(daemon_t *d)
+{
+    if (d->stdin_w >= 0) {
+        evloop_del_fd(d->loop, d->stdin_w);
+        close(d->stdin_w);
+    }
+    d->stdin_w = -1;
+    proto_buf_reset(&d->stdin_buf);
+    stdin_watch(d, 0);
+}
+
+/* Write what is buffered; 1 when empty. */
+static int stdin_flush(daemon_t *d)
+{
+    while (d->stdin_buf.len > 0) {
+        ssize_t n = write(d->stdin_w, d->stdin_buf.data, d->stdin_buf.len);
+        if (n > 0) {
+            memmove(d->stdin_buf.data, d->stdin_buf.data + n,
+                    d->stdin_buf.len - (size_t)n);
+            d->stdin_buf.len -= (size_t)n;
+        } else if (n < 0 && errno == EINTR) {
+            continue;
+        } else if (n < 0 && errno == EAGAIN) {
+            return 0;
+        } else {
+            daemon_stdin_close(d); /* the reader is gone */
+            return -1;
+        }
+    }
+    return 1;
+}
+
+static void stdin_on_pipe(evloop_t *loop, int fd, uint32_t ev, void *arg)
+{
+    daemon_t *d = arg;
+    int rc = stdin_flush(d);
+    if (rc == 1) {
+        evloop_del_fd(loop, fd);
+        if (d->stdin_eof)
+            daemon_stdin_close(d);
+        else
+            stdin_watch(d, 1);
+    }
+}
+
+static void stdin_on_tty(evloop_t *loop, int fd, uint32_t ev, void *arg)
+{
+    daemon_t *d = arg;
+    char buf[4096];
+    ssize_t n = read(0, buf, sizeof buf);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN))
+        return;
+    if (n <= 0) {
+        d->stdin_eof = 1;
+        stdin_watch(d, 0);
+        if (d->stdin_buf.len == 0)
+            daemon_stdin_close(d);
+        return;
+    }
+    if (d->stdin_w < 0)
+        return; /* nobody to read it now: dropped */
+    proto_put_raw(&d->stdin_buf, buf, (size_t)n);
+    if (stdin_flush(d) == 0) {
+        stdin_watch(d, 0); /* wait until the rank reads */
+        evloop_add_fd(loop, d->stdin_w, EPOLLOUT, stdin_on_pipe, d);
+    }
+}
+
+int daemon_stdin_pipe(daemon_t *d)
+{
+    if (!d->stdin_fwd || d->stdin_eof)
+        return -1;
+    daemon_stdin_close(d);
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) < 0)
+        return -1;
+    fcntl(p[1], F_SETFL, O_NONBLOCK);
+    d->stdin_w = p[1];
+    stdin_watch(d, 1);
+    return p[0];
+}

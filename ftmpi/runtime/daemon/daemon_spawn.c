@@ -108,9 +108,9 @@ static void report_spawn_failure(daemon_t *d, daemon_proc_t *p, int err)
 /* Child side, between fork and exec. Only async-signal-safe calls. */
 static void __attribute__((noreturn))
 spawn_child(daemon_t *d, daemon_proc_t *p, shmseg_slot_t *slot, int ctl_fd,
-            int out_fd, int err_fd, int errpipe, char **env)
+            int out_fd, int err_fd, int errpipe, char **env, pid_t parent,
+            int in_fd)
 {
-    pid_t parent = getppid();
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent)
@@ -122,7 +122,9 @@ spawn_child(daemon_t *d, daemon_proc_t *p, shmseg_slot_t *slot, int ctl_fd,
     atomic_store(&slot->pid, (int32_t)getpid());
     atomic_store(&slot->state, SHMSEG_SLOT_LIVE);
 
-    if (p->rank != d->stdin_rank) {
+    if (in_fd >= 0) {
+        dup2(in_fd, 0);
+    } else if (p->rank != d->stdin_rank) {
         int nul = open("/dev/null", O_RDONLY);
         if (nul >= 0 && nul != 0) {
             dup2(nul, 0);
@@ -201,10 +203,14 @@ void daemon_spawn(daemon_t *d, int rank, int slot_no, uint32_t inc,
     char **env = env_for_proc(d, per);
     shmseg_slot_t *slot = shmseg_slot(d->shm, (uint32_t)slot_no);
 
+    int in_fd = rank == d->stdin_rank ? daemon_stdin_pipe(d) : -1;
+    pid_t self = getpid();
     pid_t pid = env ? fork() : -1;
     int fork_errno = errno;
     if (pid == 0)
-        spawn_child(d, p, slot, sv[1], po[1], pe[1], px[1], env);
+        spawn_child(d, p, slot, sv[1], po[1], pe[1], px[1], env, self, in_fd);
+    if (in_fd >= 0)
+        close(in_fd);
 
     free(env);
     for (int i = 0; i < NPER; i++)

@@ -243,8 +243,13 @@ static void kill_timer(evloop_t *loop, void *arg)
     kill_arg_t *k = arg;
     head_t *h = k->h;
     head_proc_t *p = &h->procs[k->rank];
+    if (h->phase == PH_RUN && head_live(p) && !p->started) {
+        /* its daemon has not reported the start yet: soon */
+        evloop_timer_add(loop, 0.005, kill_timer, k);
+        return;
+    }
     free(k);
-    if (h->phase != PH_RUN || !head_live(p) || !p->started)
+    if (h->phase != PH_RUN || !head_live(p))
         return;
     evlog_event(&h->log, "kill", "\"rank\":%d,\"pid\":%d,\"incarnation\":%u,"
                 "\"signal\":9,\"reason\":\"--kill\"", p->rank, (int)p->pid,
