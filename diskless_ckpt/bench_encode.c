@@ -6,7 +6,8 @@
  *       one process: memcpy, CRC-32, ISA-L Reed-Solomon encode (4+2, 7+1),
  *       the reference (_base) encoder, the streaming column update the chain
  *       uses, XOR parity (7+1): each on --mib MiB of data, single core.
- *   mpirun -n 8 dckpt_bench_encode [--mib 64] [--code rs|xor] [--m 2] [--k 0] [--dir /tmp]
+ *   mpirun -n 8 dckpt_bench_encode [--mib 64] [--code rs|xor] [--m 2] [--k 0]
+ *                                  [--chunk-kib 256] [--dir /tmp]
  *       dckpt_checkpoint and dckpt_restore (one data rank lost) with --mib MiB
  *       registered per data rank, and, for comparison, each data rank writing
  *       the same bytes to a file in --dir followed by fsync.
@@ -247,9 +248,11 @@ int main(int argc, char **argv)
             par.m = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--k") && i + 1 < argc)
             par.k = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--chunk-kib") && i + 1 < argc)
+            par.chunk_bytes = (size_t)atol(argv[++i]) << 10;
         else {
             fprintf(stderr, "usage: %s [--kernels] [--mib N] [--code rs|xor] [--m M] [--k K] "
-                            "[--dir DIR]\n", argv[0]);
+                            "[--chunk-kib N] [--dir DIR]\n", argv[0]);
             return 2;
         }
     }

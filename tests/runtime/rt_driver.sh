@@ -90,6 +90,13 @@ output)
     grep -q "err line" "$W/out" && fail "stderr went to stdout"
     echo "from stdin" | "$RUN" -np 2 cat >"$W/out" || fail "cat"
     [ "$(count "from stdin" "$W/out")" -eq 1 ] || fail "stdin not given to rank 0 only"
+    # A terminal as stdin: rank 0 (own process group) reads it through the
+    # launcher, without being stopped by SIGTTIN.
+    if command -v python3 >/dev/null 2>&1; then
+        python3 "$(dirname "$0")/pty_run.py" "$RUN" -np 2 --tag-output /bin/cat >"$W/pty" 2>&1
+        grep -qx "\[0\] typed line" "$W/pty" || fail "terminal stdin not forwarded"
+        grep -qx "status 0" "$W/pty" || fail "terminal stdin: exit status"
+    fi
     ok ;;
 tagoutput)
     run "$W/out" "$W/err" -np 4 --tag-output "$PROG" echo
