@@ -35,6 +35,7 @@
 #include "p2p/p2p.h"
 #include "p2p/progress.h"
 #include "runtime/state.h"
+#include "ft/ft.h"
 
 #define FTMPI_TAG_UB INT_MAX
 
@@ -104,10 +105,18 @@ static inline void api_unlock(void)
 #define CHECK_RECV_TAG(t) \
     do { if ((t) != MPI_ANY_TAG && ((t) < 0 || (t) > FTMPI_TAG_UB)) API_FAIL(MPI_ERR_TAG); } while (0)
 
-#define CHECK_DEST(c, r) \
-    do { if ((r) != MPI_PROC_NULL && ((r) < 0 || (r) >= comm_peer_size(c))) API_FAIL(MPI_ERR_RANK); } while (0)
-#define CHECK_SOURCE(c, r) \
-    do { if ((r) != MPI_ANY_SOURCE && (r) != MPI_PROC_NULL && ((r) < 0 || (r) >= comm_peer_size(c))) API_FAIL(MPI_ERR_RANK); } while (0)
+/* Ranks: in range, and (BLANK mode) not a gap left by a failed process. */
+#define CHECK_DEST(c, r)                                                              \
+    do {                                                                              \
+        if ((r) != MPI_PROC_NULL && ((r) < 0 || (r) >= comm_peer_size(c) || ft_is_gap(c, r))) \
+            API_FAIL(MPI_ERR_RANK);                                                   \
+    } while (0)
+#define CHECK_SOURCE(c, r)                                                            \
+    do {                                                                              \
+        if ((r) != MPI_ANY_SOURCE && (r) != MPI_PROC_NULL &&                          \
+            ((r) < 0 || (r) >= comm_peer_size(c) || ft_is_gap(c, r)))                \
+            API_FAIL(MPI_ERR_RANK);                                                   \
+    } while (0)
 
 #define CHECK_PTR(p) do { if (!(p)) API_FAIL(MPI_ERR_ARG); } while (0)
 
@@ -132,6 +141,10 @@ static inline void api_status_empty(MPI_Status *st)
         st->ftmpi_cancelled = 0;
     }
 }
+
+/* Duplicate c (collective over c): new context, same group, attributes
+ * copied (api/comm_basic.c). */
+int api_comm_dup(comm_t *c, comm_t **out);
 
 /* Build a request for a point-to-point operation (api/p2p_common.c). */
 req_t *api_p2p_req(req_kind_t kind, comm_t *c, const void *buf, int count, dt_t *dt,

@@ -12,6 +12,7 @@ int api_not_initialized(const char *fname)
 
 int api_error_comm(comm_t *c, int rc, const char *fname)
 {
+    ft_auto_recover(rc); /* AUTO mode: recover before the error is reported */
     if (!c)
         c = comm_world();
     if (!c)

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/info.h"
+#include "core/topo.h"
 #include "runtime/state.h"
 #include "util/handle.h"
 
@@ -48,17 +50,44 @@ comm_t *comm_new(group_t *local, group_t *remote, uint32_t ctx)
     return comm_alloc(local, remote, ctx);
 }
 
-int comm_register(comm_t *c)
+int comm_make_handle(comm_t *c)
 {
-    if (c->handle == MPI_COMM_NULL) {
-        int h = handle_alloc(&comm_table, c);
-        if (h < 0)
-            return MPI_ERR_NO_MEM;
-        c->handle = h;
-    }
+    if (c->handle != MPI_COMM_NULL || c->hidden)
+        return MPI_SUCCESS;
+    int h = handle_alloc(&comm_table, c);
+    if (h < 0)
+        return MPI_ERR_NO_MEM;
+    c->handle = h;
+    return MPI_SUCCESS;
+}
+
+void comm_register_hidden(comm_t *c)
+{
+    if (c->registered)
+        return;
     by_ctx[c->ctx / 2] = c;
     list_add_tail(&all_comms, &c->all);
+    c->registered = 1;
+}
+
+int comm_register(comm_t *c)
+{
+    int rc = comm_make_handle(c);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    comm_register_hidden(c);
     return MPI_SUCCESS;
+}
+
+void comm_unregister(comm_t *c)
+{
+    if (!c->registered)
+        return;
+    if (by_ctx[c->ctx / 2] == c)
+        by_ctx[c->ctx / 2] = NULL;
+    comm_ctx_release(c->ctx);
+    list_del(&c->all);
+    c->registered = 0;
 }
 
 static comm_t *predef_comm(int index, group_t *g, uint32_t ctx, const char *name)
@@ -78,6 +107,9 @@ static comm_t *predef_comm(int index, group_t *g, uint32_t ctx, const char *name
 int comm_module_init(void)
 {
     handle_table_init(&comm_table, FTMPI_KIND_COMM, 3);
+    topo_module_init();
+    if (info_module_init() != MPI_SUCCESS)
+        return MPI_ERR_NO_MEM;
     memset(ctx_used, 0, sizeof(ctx_used));
     int n = ftg.world_size;
     int *w = malloc((size_t)n * sizeof(int));
@@ -103,12 +135,13 @@ static void comm_destroy(comm_t *c)
         comm_free_hook_attrs(c);
     if (comm_free_hook_topo)
         comm_free_hook_topo(c);
-    if (by_ctx[c->ctx / 2] == c)
-        by_ctx[c->ctx / 2] = NULL;
-    comm_ctx_release(c->ctx);
+    comm_unregister(c);
     list_del(&c->all);
     if (c->handle != MPI_COMM_NULL && !c->predefined)
         handle_release(&comm_table, c->handle);
+    if (c->local_comm)
+        comm_release(c->local_comm);
+    info_release(c->info);
     group_release(c->group);
     if (c->rgroup)
         group_release(c->rgroup);
@@ -119,13 +152,15 @@ static void comm_destroy(comm_t *c)
 
 void comm_module_fini(void)
 {
-    list_node_t *n, *t;
-    list_for_each_safe(n, t, &all_comms) {
-        comm_t *c = list_entry(n, comm_t, all);
-        comm_destroy(c);
-    }
+    /* Hidden local communicators are in the list too: destroy every
+     * object once, without following the references between them. */
+    for (comm_t *c = comm_next(NULL); c; c = comm_next(c))
+        c->local_comm = NULL;
+    while (!list_empty(&all_comms))
+        comm_destroy(list_entry(all_comms.next, comm_t, all));
     world = self = NULL;
     handle_table_fini(&comm_table);
+    info_module_fini();
 }
 
 comm_t *comm_get(MPI_Comm h)

@@ -2,6 +2,17 @@
  * Communicators. A communicator owns two context ids: ctx for
  * point-to-point and ctx + 1 for the collectives run on it, so that user
  * messages never match collective traffic.
+ *
+ * Intercommunicators (is_inter = 1) have a remote group (rgroup); a rank
+ * argument names a member of the remote group, and a packet's src is the
+ * sender's rank in its own (local) group. Each intercommunicator also
+ * holds a hidden intracommunicator over its local group (local_comm, with
+ * its own context pair and no user handle) on which the library runs the
+ * local half of intercommunicator operations (context agreement, leader
+ * broadcasts, and intercommunicator collectives).
+ *
+ * Context ids are agreed over the members (coll/ctxid.c): the lowest pair
+ * free on every member. See docs/communicators.md.
  */
 #ifndef FTMPI_CORE_COMM_H
 #define FTMPI_CORE_COMM_H
@@ -45,6 +56,11 @@ typedef struct comm {
     comm_state_t state;
     uint32_t generation;     /* recovery generation the comm belongs to */
     list_node_t all;         /* every live communicator of this process */
+    int registered;          /* visible to matching, context pair claimed here
+                              * (0 again once comm_unregister gave it back) */
+    int hidden;              /* internal only: never gets a user handle */
+    /* intercommunicators */
+    struct comm *local_comm; /* hidden intracomm over the local group, else NULL */
 } comm_t;
 
 int comm_module_init(void);
@@ -66,6 +82,15 @@ comm_t *comm_by_ctx(uint32_t ctx);
 comm_t *comm_new(group_t *local, group_t *remote, uint32_t ctx);
 /* Make it visible to matching and give it a handle. */
 int comm_register(comm_t *c);
+/* Give c its user handle now (before comm_register: MPI_Comm_idup). */
+int comm_make_handle(comm_t *c);
+/* Make c visible to matching without a user handle (local_comm). */
+void comm_register_hidden(comm_t *c);
+/* Take c out of matching and give its context pair back, leaving the
+ * object (and its handle) alive: FT recovery destroys derived
+ * communicators this way, so that communicators re-created in the same
+ * order get the same ids. comm_next no longer returns c. Idempotent. */
+void comm_unregister(comm_t *c);
 void comm_retain(comm_t *c);
 void comm_release(comm_t *c);
 

@@ -1,29 +1,82 @@
-/*
- * Fault tolerance entry points. The failure handling proper (states,
- * recovery protocol, modes) is built in the fault-tolerance issue; until
- * then a process failure outside ABORT mode is reported on every
- * communicating call as MPI_ERR_OTHER and the failed peer's operations
- * complete with MPI_ERR_OTHER.
- */
-#include "ft/ft.h"
+/* Entry points of the fault-tolerance layer used by MPI_Init, the API
+ * edge and MPI_Comm_dup. */
+#include "ft/ft_int.h"
 
-#include "api/api.h"
+#include "core/attr.h"
+#include "transport/shm/shm.h"
 
-static void on_event(rtc_event_t *ev)
-{
-    if (ev->kind != RTC_EV_FAILURE)
-        return;
-    int w = ev->rank;
-    if (w < 0 || w >= ftg.world_size)
-        return;
-    p2p_peer_failed(w, MPI_ERR_OTHER);
-    /* Every communicator that contains the failed process has a problem. */
-    comm_t *world = comm_world();
-    world->state = COMM_DETECTED;
-}
+int ft_join_as_replacement(void);
 
 int ft_after_init(void)
 {
-    progress_set_event_handler(on_event);
+    int rc = ft_event_init();
+    if (rc != MPI_SUCCESS || ftg.singleton || !ftg.rt.restarted)
+        return rc;
+    /* A replacement: whatever was queued for the process we replace is
+     * stale. Nobody writes to us until the recovery below completes. */
+    if (ftg.shm.base)
+        shm_drop_incoming(&ftg.shm);
+    rc = ft_join_as_replacement();
+    return rc == MPI_SUCCESS ? MPI_INIT_RESTARTED_NODE : rc;
+}
+
+/* The duplicate of MPI_COMM_WORLD that a recovery agreed on (its context
+ * id was fixed by the recovery, so making it needs no communication). */
+static int make_recovery_dup(MPI_Comm *newcomm)
+{
+    comm_t *w = comm_world();
+    comm_t *n = comm_new(w->group, NULL, ft.dup_ctx);
+    if (!n)
+        return MPI_ERR_NO_MEM;
+    n->errh = w->errh;
+    errh_retain(n->errh);
+    int rc;
+    if ((rc = comm_register(n)) != MPI_SUCCESS ||
+        (rc = attr_copy(KV_COMM, w->attrs, w->handle, &n->attrs)) != MPI_SUCCESS) {
+        comm_release(n);
+        return rc;
+    }
+    ft.dup_ctx_unused = 0;
+    *newcomm = n->handle;
     return MPI_SUCCESS;
+}
+
+int ft_comm_dup(comm_t *c, MPI_Comm *newcomm, int *handled)
+{
+    *handled = 0;
+    if (c != comm_world() || ftg.recovery_mode == FTMPI_RECOVERY_MODE_NONE ||
+        ftg.comm_mode == FTMPI_COMM_MODE_ABORT)
+        return MPI_SUCCESS;
+    if (ft.dup_ctx_unused) {
+        /* A replacement's first MPI_Comm_dup(MPI_COMM_WORLD): the same
+         * communicator the survivors' recovering dup returned. */
+        *handled = 1;
+        return make_recovery_dup(newcomm);
+    }
+    progress_poll(); /* learn of failures the runtime already announced */
+    if (!ft_recovery_pending() && c->state != COMM_DETECTED)
+        return MPI_SUCCESS;
+    int rc = ft_recover();
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *handled = 1;
+    return make_recovery_dup(newcomm);
+}
+
+void ft_auto_recover(int rc)
+{
+    if (rc != MPI_ERR_OTHER || ftg.recovery_mode != FTMPI_RECOVERY_MODE_AUTO ||
+        ftg.comm_mode == FTMPI_COMM_MODE_ABORT || ft.in_recovery)
+        return;
+    progress_poll();
+    if (ft_recovery_pending() || comm_world()->state == COMM_DETECTED)
+        ft_recover();
+}
+
+int ft_is_gap(const comm_t *c, int r)
+{
+    if (ftg.comm_mode != FTMPI_COMM_MODE_BLANK || r < 0)
+        return 0;
+    int w = comm_peer_world(c, r);
+    return ftg.peer_dead[w];
 }

@@ -1,13 +1,45 @@
 /*
- * Fault tolerance: failure state, notification handling, recovery and the
- * FT-MPI modes (FTMPI-SPEC.md). Runs above p2p and coll.
+ * Fault tolerance: failure state, notification handling, the recovery
+ * protocol and the FT-MPI modes (FTMPI-SPEC.md). Sits above p2p and coll;
+ * the API edge calls in.
+ *
+ * Failure (RTC_EV_FAILURE, same order on every process):
+ *   the failed rank is marked dead; every pending operation with it
+ *   completes with MPI_ERR_OTHER; under MANUAL/AUTO every communicator that
+ *   contains it becomes DETECTED (in RESET mode its pending operations
+ *   fail too, so that no process stays blocked while the others recover).
+ * Recovery (ft_recover, collective over all live processes + replacements):
+ *   join the runtime's round, wait for the agreed membership, then apply
+ *   it: new generation, MPI_COMM_WORLD rebuilt per the communicator mode,
+ *   every other communicator destroyed, attributes FTMPI_NUM_FAILED_PROCS
+ *   and FTMPI_ERROR_FAILURE set, and last the delete callbacks of
+ *   MPI_COMM_WORLD's attributes called in attachment order (survivors).
  */
 #ifndef FTMPI_FT_H
 #define FTMPI_FT_H
 
-/* Called at the end of MPI_Init: installs the event handler; in a
- * replacement process joins the recovery under way and returns
- * MPI_INIT_RESTARTED_NODE. */
+#include "core/comm.h"
+
+/* End of MPI_Init: installs the event handler; in a replacement process
+ * joins the recovery under way and returns MPI_INIT_RESTARTED_NODE. */
 int ft_after_init(void);
+
+/* Is there a failure that no recovery has handled yet? */
+int ft_recovery_pending(void);
+
+/* Run a recovery now (see above). MPI_SUCCESS or an error class. */
+int ft_recover(void);
+
+/* MPI_Comm_dup hook: on MPI_COMM_WORLD with a failure not yet recovered
+ * (or when the dup fails because of a failure) recover first. Sets
+ * *handled when it produced *newcomm itself. */
+int ft_comm_dup(comm_t *c, MPI_Comm *newcomm, int *handled);
+
+/* AUTO mode: called at the API edge with the code a call is about to
+ * return; starts the recovery when that code reports a failure. */
+void ft_auto_recover(int rc);
+
+/* BLANK mode: is comm rank r of c a gap (failed, not replaced)? */
+int ft_is_gap(const comm_t *c, int r);
 
 #endif

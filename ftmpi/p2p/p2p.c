@@ -68,6 +68,7 @@ static void ctl_send(int world, uint8_t type, uint8_t flags, uint64_t sreq, uint
     p.sreq = sreq;
     p.rreq = rreq;
     p.src_world = ftg.world_rank;
+    p.src_inc = (uint16_t)ftg.rt.incarnation;
     p.gen = ftg.generation;
     xmit(world, &p, NULL);
 }
@@ -227,9 +228,19 @@ static void send_data_done(req_t *r)
         req_complete(r);
 }
 
+/* A packet from an earlier incarnation of its sender (a process that has
+ * since failed and been replaced) means nothing any more. */
+static int from_dead_incarnation(const pkt_t *p)
+{
+    uint16_t known = (uint16_t)ftg.inc_of_world[p->src_world];
+    return (int16_t)(p->src_inc - known) < 0;
+}
+
 void p2p_deliver(const pkt_t *p, const void *data, size_t len)
 {
     req_t *r;
+    if (p->src_world >= 0 && p->src_world < ftg.world_size && from_dead_incarnation(p))
+        return;
     switch (p->type) {
     case PKT_EAGER:
     case PKT_RTS:
@@ -316,6 +327,8 @@ int p2p_start_send(req_t *r)
     }
     r->peer_world = comm_peer_world(c, r->peer);
     r->bytes = (size_t)r->count * r->dt->size;
+    if (ftg.peer_dead[r->peer_world])
+        return MPI_ERR_OTHER; /* the peer failed (FT-MPI) */
     pkt_t p;
     memset(&p, 0, sizeof(p));
     p.ctx = c->ctx + r->coll;
@@ -323,6 +336,7 @@ int p2p_start_send(req_t *r)
     p.tag = r->tag;
     p.gen = ftg.generation;
     p.src_world = ftg.world_rank;
+    p.src_inc = (uint16_t)ftg.rt.incarnation;
     p.len = r->bytes;
     p.sreq = req_token(r);
     if (r->bytes <= ftg.eager_limit) {
@@ -387,6 +401,8 @@ int p2p_start_recv(req_t *r)
         free(m);
         return MPI_SUCCESS;
     }
+    if (r->peer != MPI_ANY_SOURCE && ftg.peer_dead[comm_peer_world(c, r->peer)])
+        return MPI_ERR_OTHER; /* nothing more will come from a failed process */
     list_add_tail(&c->posted[r->coll], &r->link);
     return MPI_SUCCESS;
 }
@@ -533,6 +549,38 @@ void p2p_drop_old(uint32_t gen)
                     free(m);
                 }
             }
+        }
+    }
+}
+
+void p2p_fail_pending(comm_t *only, int err)
+{
+    list_node_t *n, *t;
+    list_for_each_safe(n, t, &waiting_sends) {
+        req_t *r = list_entry(n, req_t, link);
+        if (!only || r->comm == only)
+            fail_req(r, err);
+    }
+    for (comm_t *c = comm_next(NULL); c; c = comm_next(c)) {
+        if (only && c != only)
+            continue;
+        for (int k = 0; k < 2; k++) {
+            list_for_each_safe(n, t, &c->posted[k]) {
+                fail_req(list_entry(n, req_t, link), err);
+            }
+        }
+    }
+    xmit_fail_comm(only, err);
+    stream_fail_comm(only, err);
+}
+
+void p2p_comm_detach(comm_t *c)
+{
+    for (int k = 0; k < 2; k++) {
+        list_node_t *n, *t;
+        list_for_each_safe(n, t, &c->unexpected[k]) {
+            list_del(n);
+            list_add_tail(&orphans, n);
         }
     }
 }

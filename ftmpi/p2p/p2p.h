@@ -25,7 +25,7 @@ typedef enum {
 typedef struct {
     uint8_t type;
     uint8_t flags;
-    uint16_t reserved;
+    uint16_t src_inc;   /* sender's incarnation (low 16 bits) */
     uint32_t ctx;       /* context id */
     int32_t src;        /* sender's rank in its group of the communicator */
     int32_t tag;
@@ -71,7 +71,14 @@ int p2p_has_pending(void);
 
 /* Fault tolerance hooks: fail every request that waits on world rank w. */
 void p2p_peer_failed(int world, int err);
-/* Drop everything of generations older than gen (RESET mode). */
+/* Drop unexpected messages of generations older than gen (RESET mode). */
 void p2p_drop_old(uint32_t gen);
+/* Fail every pending request on c (or on every communicator if c is NULL)
+ * with err: posted receives, sends waiting for their peer. */
+void p2p_fail_pending(comm_t *c, int err);
+/* c is being destroyed by a recovery: its unexpected messages go back to
+ * the orphan list, to be adopted by the communicator that reuses the
+ * context id (FT-MPI CONT mode). */
+void p2p_comm_detach(comm_t *c);
 
 #endif

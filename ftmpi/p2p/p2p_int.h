@@ -12,6 +12,7 @@ int xmit(int world, const pkt_t *p, req_t *req_with_data);
 int xmit_flush(void);
 int xmit_pending(void);
 void xmit_drop_peer(int world, int err);
+void xmit_fail_comm(comm_t *c, int err); /* NULL: every comm */
 
 /* p2p.c */
 void p2p_deliver(const pkt_t *p, const void *data, size_t len);
@@ -21,5 +22,6 @@ void p2p_eager_sent(req_t *r);
 void stream_add(req_t *r);
 int stream_progress(void);
 void stream_drop_peer(int world, int err);
+void stream_fail_comm(comm_t *c, int err);
 
 #endif

@@ -77,3 +77,17 @@ void stream_drop_peer(int world, int err)
         }
     }
 }
+
+void stream_fail_comm(comm_t *c, int err)
+{
+    list_node_t *it, *t;
+    list_for_each_safe(it, t, &streams) {
+        req_t *r = list_entry(it, req_t, link);
+        if (!c || r->comm == c) {
+            list_del(&r->link);
+            r->streaming = 0;
+            r->status.MPI_ERROR = err;
+            req_complete(r);
+        }
+    }
+}

@@ -137,3 +137,25 @@ void xmit_drop_peer(int world, int err)
         free(q);
     }
 }
+
+/* Drop queued packets of requests on c (NULL: all); their requests fail. */
+void xmit_fail_comm(comm_t *c, int err)
+{
+    for (int w = 0; w < ftg.world_size; w++) {
+        list_node_t *n, *t;
+        list_for_each_safe(n, t, &pending[w]) {
+            pend_t *q = list_entry(n, pend_t, link);
+            if (c && (!q->req || q->req->comm != c))
+                continue;
+            if (!c && !q->req && q->pkt.type != PKT_EAGER && q->pkt.type != PKT_RTS)
+                continue; /* keep control packets (FIN, ACK) flowing */
+            list_del(n);
+            npending--;
+            if (q->req && !q->req->complete) {
+                q->req->status.MPI_ERROR = err;
+                req_complete(q->req);
+            }
+            free(q);
+        }
+    }
+}

@@ -94,12 +94,16 @@ static int world_maps_init(void)
     int n = ftg.world_size;
     ftg.slot_of_world = malloc((size_t)n * sizeof(int));
     ftg.pid_of_world = malloc((size_t)n * sizeof(int));
-    if (!ftg.slot_of_world || !ftg.pid_of_world)
+    ftg.peer_dead = calloc((size_t)n, sizeof(int));
+    ftg.inc_of_world = calloc((size_t)n, sizeof(uint32_t));
+    if (!ftg.slot_of_world || !ftg.pid_of_world || !ftg.peer_dead || !ftg.inc_of_world)
         return -ENOMEM;
     for (int i = 0; i < n; i++) {
         ftg.slot_of_world[i] = ftg.singleton ? -1 : ftg.rt.slot_of_rank[i];
         ftg.pid_of_world[i] = ftg.singleton ? ftg.pid : ftg.rt.pid_of_rank[i];
     }
+    if (!ftg.singleton)
+        ftg.inc_of_world[ftg.world_rank] = ftg.rt.incarnation;
     int nslots = ftg.singleton ? 0 : ftg.rt.nslots;
     ftg.world_of_slot = malloc((size_t)(nslots ? nslots : 1) * sizeof(int));
     if (!ftg.world_of_slot)

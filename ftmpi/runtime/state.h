@@ -22,6 +22,8 @@ typedef struct {
     int *slot_of_world;      /* [size] local slot, -1 if none */
     int *world_of_slot;      /* [nslots] */
     int *pid_of_world;       /* [size] */
+    int *peer_dead;          /* [size] 1: the rank's process failed, not (yet) replaced */
+    uint32_t *inc_of_world;  /* [size] incarnation of each rank's current process */
     uint32_t generation;     /* current recovery generation */
     /* modes (ftmpi.h values) */
     int comm_mode, msg_mode, coll_mode, recovery_mode;

@@ -82,6 +82,16 @@ void shm_peer_reset(shm_t *shm, uint32_t slot)
     shm->out_head[slot] = atomic_load(&shm->out[slot]->head);
 }
 
+void shm_drop_incoming(shm_t *shm)
+{
+    for (uint32_t s = 0; s < shm->nslots; s++) {
+        shm_ring_t *in = shm->in[s];
+        uint64_t t = atomic_load(&in->tail);
+        atomic_store(&in->head, t);
+        shm->in_tail[s] = t;
+    }
+}
+
 static shmseg_slot_t *slot_of(shm_t *shm, uint32_t s) { return shmseg_slot(shm->base, s); }
 
 void *shm_send_reserve(shm_t *shm, uint32_t dst, size_t len)

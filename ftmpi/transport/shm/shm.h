@@ -46,6 +46,9 @@ int shm_init(shm_t *shm, void *base, uint32_t my_slot);
 void shm_fini(shm_t *shm);
 /* Reset a slot's rings after its process was replaced (REBUILD). */
 void shm_peer_reset(shm_t *shm, uint32_t slot);
+/* Discard everything queued for this slot (a replacement process starts
+ * with empty incoming rings). */
+void shm_drop_incoming(shm_t *shm);
 
 /* Reserve room for a `len`-byte payload to dst; NULL if the ring is full
  * (the ring is then marked so that the consumer wakes us when it drains). */

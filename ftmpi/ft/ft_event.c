@@ -1,0 +1,82 @@
+/* Failure notifications from the runtime. */
+#include "ft/ft_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+ft_t ft;
+
+static int comm_contains(const comm_t *c, int world)
+{
+    if (group_rank_of_world(c->group, world) != MPI_UNDEFINED)
+        return 1;
+    return c->rgroup && group_rank_of_world(c->rgroup, world) != MPI_UNDEFINED;
+}
+
+static void on_failure(const rtc_event_t *ev)
+{
+    int w = ev->rank;
+    if (w < 0 || w >= ftg.world_size || w == ftg.world_rank)
+        return;
+    if (ev->incarnation < ftg.inc_of_world[w])
+        return; /* an earlier incarnation, already handled */
+    if (!ft.failed_mark[w]) {
+        ft.failed_mark[w] = 1;
+        ft.failed[ft.nfailed++] = w;
+    }
+    ftg.peer_dead[w] = 1;
+    ft_log_event("failure", w, ev);
+    p2p_peer_failed(w, MPI_ERR_OTHER);
+    if (ftg.recovery_mode == FTMPI_RECOVERY_MODE_NONE)
+        return; /* the rest keeps working; only operations with w fail */
+    for (comm_t *c = comm_next(NULL); c; c = comm_next(c)) {
+        if (c->state == COMM_FAILED || !comm_contains(c, w))
+            continue;
+        if (c->state != COMM_RECOVER)
+            c->state = COMM_DETECTED;
+        if (ftg.msg_mode == FTMPI_MSG_MODE_RESET)
+            p2p_fail_pending(c, MPI_ERR_OTHER);
+    }
+}
+
+static void on_event(rtc_event_t *ev)
+{
+    switch (ev->kind) {
+    case RTC_EV_FAILURE:
+        on_failure(ev);
+        break;
+    case RTC_EV_RECOVERED:
+        /* Keep it for ft_recover (it owns the data now). */
+        free(ft.recovered);
+        ft.recovered = ev->data;
+        ev->data = NULL;
+        break;
+    default:
+        break;
+    }
+}
+
+int ft_recovery_pending(void)
+{
+    return ft.nfailed > 0 && ftg.recovery_mode != FTMPI_RECOVERY_MODE_NONE;
+}
+
+int ft_event_init(void)
+{
+    ft.failed = calloc((size_t)ftg.world_size, sizeof(int));
+    ft.failed_mark = calloc((size_t)ftg.world_size, sizeof(char));
+    if (!ft.failed || !ft.failed_mark)
+        return MPI_ERR_NO_MEM;
+    progress_set_event_handler(on_event);
+    return MPI_SUCCESS;
+}
+
+void ft_log_event(const char *what, int rank, const rtc_event_t *ev)
+{
+    if (!getenv("FTMPI_FT_DEBUG"))
+        return;
+    fprintf(stderr, "ftmpi[%d]: %s rank %d", ftg.world_rank, what, rank);
+    if (ev && ev->signal)
+        fprintf(stderr, " (signal %d)", ev->signal);
+    fprintf(stderr, "\n");
+}

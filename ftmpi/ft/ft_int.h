@@ -1,0 +1,24 @@
+/* Internal state of the fault-tolerance layer. */
+#ifndef FTMPI_FT_INT_H
+#define FTMPI_FT_INT_H
+
+#include "ft/ft.h"
+#include "api/api.h"
+
+typedef struct {
+    int *failed;          /* world ranks failed since the last recovery, in order */
+    char *failed_mark;    /* [size] */
+    int nfailed;
+    rtc_recovery_t *recovered; /* result of the round in progress, once it arrived */
+    int in_recovery;
+    int recoveries;       /* completed recoveries */
+    uint32_t dup_ctx;     /* context id of the recovery's MPI_COMM_WORLD duplicate */
+    int dup_ctx_unused;   /* claimed but no communicator made of it (replacement) */
+} ft_t;
+
+extern ft_t ft;
+
+int ft_event_init(void);
+void ft_log_event(const char *what, int rank, const rtc_event_t *ev);
+
+#endif

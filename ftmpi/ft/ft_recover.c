@@ -1,0 +1,175 @@
+/*
+ * The recovery protocol, rank side. The runtime's head runs the round:
+ * it waits until every live process (survivors and replacements) has
+ * joined, folds failures that happen meanwhile into the same round, and
+ * sends everyone the same result. Here we join, wait for that result while
+ * still handling packets and events, and apply it.
+ */
+#include "ft/ft_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/attr.h"
+#include "util/timer.h"
+
+static int round_done(void *arg)
+{
+    (void)arg;
+    return ft.recovered != NULL;
+}
+
+/* Every communicator but MPI_COMM_WORLD and MPI_COMM_SELF is destroyed:
+ * calls on it return MPI_ERR_COMM (only MPI_Comm_free works), its context
+ * id is given back so that communicators re-created in the same order get
+ * the same ids on every process, replacements included. */
+static void destroy_derived(void)
+{
+    if (ft.dup_ctx_unused) {
+        comm_ctx_release(ft.dup_ctx);
+        ft.dup_ctx_unused = 0;
+    }
+    comm_t *c = comm_next(NULL);
+    while (c) {
+        comm_t *next = comm_next(c);
+        if (!c->predefined && c->state != COMM_FAILED) {
+            c->state = COMM_FAILED;
+            p2p_comm_detach(c);
+            comm_unregister(c);
+        }
+        c = next;
+    }
+}
+
+/* MPI_COMM_WORLD's new group, per the communicator mode. */
+static int rebuild_world(const rtc_recovery_t *rec)
+{
+    comm_t *w = comm_world();
+    int n = rec->size, k = 0;
+    int *members = malloc((size_t)n * sizeof(int));
+    if (!members)
+        return MPI_ERR_NO_MEM;
+    for (int i = 0; i < n; i++) {
+        if (ftg.comm_mode == FTMPI_COMM_MODE_SHRINK && !rec->alive[i])
+            continue;
+        members[k++] = i;
+    }
+    group_t *g = group_new(k, members);
+    free(members);
+    if (!g)
+        return MPI_ERR_NO_MEM;
+    group_release(w->group);
+    w->group = g;
+    w->size = g->size;
+    w->rank = g->rank;
+    w->generation = rec->generation;
+    w->coll_seq = 0;
+    w->state = COMM_OK;
+    comm_t *s = comm_self();
+    s->coll_seq = 0;
+    s->generation = rec->generation;
+    s->state = COMM_OK;
+    return MPI_SUCCESS;
+}
+
+static void set_failure_attributes(const rtc_recovery_t *rec)
+{
+    ftg.num_failed = rec->nfailed;
+    char msg[MPI_MAX_ERROR_STRING];
+    int len = snprintf(msg, sizeof(msg), "MPI_ERR_OTHER: process failure; failed ranks:");
+    for (int i = 0; i < rec->nfailed && len < (int)sizeof(msg) - 12; i++)
+        len += snprintf(msg + len, sizeof(msg) - (size_t)len, " %d", rec->failed[i]);
+    ftg.error_failure = err_make_code(MPI_ERR_OTHER, msg);
+}
+
+/* Apply the agreed membership. */
+static int apply(const rtc_recovery_t *rec)
+{
+    ftg.generation = rec->generation;
+    for (int i = 0; i < rec->size && i < ftg.world_size; i++) {
+        ftg.pid_of_world[i] = rec->pid[i];
+        ftg.slot_of_world[i] = rec->slot[i];
+        ftg.inc_of_world[i] = rec->incarnation[i];
+        ftg.peer_dead[i] = !rec->alive[i];
+        if (rec->slot[i] >= 0 && (size_t)rec->slot[i] < ftg.shm.nslots)
+            ftg.world_of_slot[rec->slot[i]] = i;
+    }
+    if (ftg.msg_mode == FTMPI_MSG_MODE_RESET)
+        p2p_drop_old(rec->generation);
+    destroy_derived();
+    /* Every participant now holds the same context ids (MPI_COMM_WORLD's
+     * and MPI_COMM_SELF's): the duplicate of MPI_COMM_WORLD that the
+     * survivors' MPI_Comm_dup returns takes the lowest free one, agreed
+     * without communication; replacements claim it too. */
+    uint32_t mask[COMM_CTX_WORDS];
+    comm_ctx_mask(mask);
+    ft.dup_ctx = 0;
+    for (int i = 0; i < COMM_CTX_WORDS; i++)
+        if (mask[i]) {
+            ft.dup_ctx = (uint32_t)(i * 32 + __builtin_ctz(mask[i])) * 2;
+            break;
+        }
+    comm_ctx_claim(ft.dup_ctx);
+    ft.dup_ctx_unused = 1;
+    int rc = rebuild_world(rec);
+    set_failure_attributes(rec);
+    /* Failures this round handled are no longer pending. */
+    for (int i = 0; i < rec->nfailed; i++)
+        if (rec->failed[i] >= 0 && rec->failed[i] < ftg.world_size)
+            ft.failed_mark[rec->failed[i]] = 0;
+    int k = 0;
+    for (int i = 0; i < ft.nfailed; i++)
+        if (ft.failed_mark[ft.failed[i]])
+            ft.failed[k++] = ft.failed[i];
+    ft.nfailed = k;
+    ft.recoveries++;
+    return rc;
+}
+
+static void free_recovery(rtc_recovery_t *rec)
+{
+    rtc_event_t ev = {.kind = RTC_EV_RECOVERED, .data = rec};
+    rtc_event_free(&ev);
+}
+
+/* Join a round and apply its result; callbacks only when `callbacks`. */
+static int recover(int callbacks)
+{
+    if (ftg.singleton)
+        return MPI_SUCCESS;
+    if (ft.in_recovery)
+        return MPI_ERR_OTHER; /* a callback tried to recover: not allowed */
+    ft.in_recovery = 1;
+    comm_world()->state = COMM_RECOVER;
+    /* RESET: everything of the old generation is discarded now, so that no
+     * call stays blocked on it and new-generation messages match nothing old. */
+    if (ftg.msg_mode == FTMPI_MSG_MODE_RESET)
+        p2p_fail_pending(NULL, MPI_ERR_OTHER);
+    int rc = rtc_recovery_join(ftg.generation) < 0 ? MPI_ERR_OTHER : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS)
+        progress_wait(round_done, NULL);
+    rtc_recovery_t *rec = ft.recovered;
+    ft.recovered = NULL;
+    if (rc == MPI_SUCCESS && rec)
+        rc = apply(rec);
+    if (rec)
+        free_recovery(rec);
+    ft.in_recovery = 0;
+    /* Last step: the recovery callbacks, in attachment order. */
+    if (rc == MPI_SUCCESS && callbacks) {
+        comm_t *w = comm_world();
+        attr_call_deletes(KV_COMM, w->attrs, w->handle);
+    }
+    return rc;
+}
+
+int ft_recover(void)
+{
+    return recover(1);
+}
+
+int ft_join_as_replacement(void)
+{
+    return recover(0);
+}
