@@ -28,6 +28,12 @@ int api_comm_usable(comm_t *c)
         return MPI_SUCCESS;
     case COMM_FAILED:
         return MPI_ERR_COMM;
+    case COMM_DETECTED:
+        /* A member failed. Point-to-point among live processes goes on
+         * under CONT and without recovery (NONE); collectives fail below. */
+        if (ftg.msg_mode == FTMPI_MSG_MODE_CONT || ftg.recovery_mode == FTMPI_RECOVERY_MODE_NONE)
+            return MPI_SUCCESS;
+        return MPI_ERR_OTHER;
     default:
         return MPI_ERR_OTHER;
     }

@@ -27,15 +27,18 @@ static void on_failure(const rtc_event_t *ev)
     ftg.peer_dead[w] = 1;
     ft_log_event("failure", w, ev);
     p2p_peer_failed(w, MPI_ERR_OTHER);
-    if (ftg.recovery_mode == FTMPI_RECOVERY_MODE_NONE)
-        return; /* the rest keeps working; only operations with w fail */
+    /* Every communicator that contains w has a problem. Its collectives
+     * fail on every member (never hang on a partner that gave up); its
+     * point-to-point traffic among live processes keeps working under
+     * CONT and NONE, and is discarded under RESET. */
+    int reset = ftg.msg_mode == FTMPI_MSG_MODE_RESET &&
+                ftg.recovery_mode != FTMPI_RECOVERY_MODE_NONE;
     for (comm_t *c = comm_next(NULL); c; c = comm_next(c)) {
         if (c->state == COMM_FAILED || !comm_contains(c, w))
             continue;
         if (c->state != COMM_RECOVER)
             c->state = COMM_DETECTED;
-        if (ftg.msg_mode == FTMPI_MSG_MODE_RESET)
-            p2p_fail_pending(c, MPI_ERR_OTHER);
+        p2p_fail_pending(c, MPI_ERR_OTHER, reset ? P2P_ALL : P2P_COLL_ONLY);
     }
 }
 

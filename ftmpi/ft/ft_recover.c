@@ -95,8 +95,8 @@ static int apply(const rtc_recovery_t *rec)
         if (rec->slot[i] >= 0 && (size_t)rec->slot[i] < ftg.shm.nslots)
             ftg.world_of_slot[rec->slot[i]] = i;
     }
-    if (ftg.msg_mode == FTMPI_MSG_MODE_RESET)
-        p2p_drop_old(rec->generation);
+    p2p_drop_old(rec->generation,
+                 ftg.msg_mode == FTMPI_MSG_MODE_RESET ? P2P_ALL : P2P_COLL_ONLY);
     destroy_derived();
     /* Every participant now holds the same context ids (MPI_COMM_WORLD's
      * and MPI_COMM_SELF's): the duplicate of MPI_COMM_WORLD that the
@@ -113,6 +113,8 @@ static int apply(const rtc_recovery_t *rec)
     comm_ctx_claim(ft.dup_ctx);
     ft.dup_ctx_unused = 1;
     int rc = rebuild_world(rec);
+    if (rc == MPI_SUCCESS)
+        p2p_renumber(comm_world());
     set_failure_attributes(rec);
     /* Failures this round handled are no longer pending. */
     for (int i = 0; i < rec->nfailed; i++)
@@ -145,7 +147,7 @@ static int recover(int callbacks)
     /* RESET: everything of the old generation is discarded now, so that no
      * call stays blocked on it and new-generation messages match nothing old. */
     if (ftg.msg_mode == FTMPI_MSG_MODE_RESET)
-        p2p_fail_pending(NULL, MPI_ERR_OTHER);
+        p2p_fail_pending(NULL, MPI_ERR_OTHER, P2P_ALL);
     int rc = rtc_recovery_join(ftg.generation) < 0 ? MPI_ERR_OTHER : MPI_SUCCESS;
     if (rc == MPI_SUCCESS)
         progress_wait(round_done, NULL);

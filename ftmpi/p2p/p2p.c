@@ -174,9 +174,18 @@ static umsg_t *umsg_new(const pkt_t *p, const void *data, size_t len)
     return m;
 }
 
-static void on_message(const pkt_t *p, const void *data, size_t len)
+static void on_message(const pkt_t *pin, const void *data, size_t len)
 {
-    comm_t *c = comm_by_ctx(p->ctx);
+    comm_t *c = comm_by_ctx(pin->ctx);
+    pkt_t renum;
+    const pkt_t *p = pin;
+    if (c && pin->gen < c->generation && !c->is_inter) {
+        /* Sent before a recovery that may have renumbered the group
+         * (SHRINK): match by the sender's current rank. */
+        renum = *pin;
+        renum.src = group_rank_of_world(c->group, pin->src_world);
+        p = &renum;
+    }
     int k = p->ctx & 1;
     if (c) {
         list_node_t *n;
@@ -244,8 +253,11 @@ void p2p_deliver(const pkt_t *p, const void *data, size_t len)
     switch (p->type) {
     case PKT_EAGER:
     case PKT_RTS:
-        if (p->gen < ftg.generation && ftg.msg_mode == FTMPI_MSG_MODE_RESET)
-            return; /* a message of an older generation: discarded */
+        /* Older generation: user messages are discarded under RESET and
+         * kept under CONT; collective traffic is always discarded (the
+         * collective it belonged to has failed everywhere). */
+        if (p->gen < ftg.generation && (ftg.msg_mode == FTMPI_MSG_MODE_RESET || (p->ctx & 1)))
+            return;
         on_message(p, data, len);
         break;
     case PKT_FIN:
@@ -325,6 +337,8 @@ int p2p_start_send(req_t *r)
         req_complete(r);
         return MPI_SUCCESS;
     }
+    if (r->coll && c->state == COMM_DETECTED)
+        return MPI_ERR_OTHER; /* a member failed: the collective cannot complete */
     r->peer_world = comm_peer_world(c, r->peer);
     r->bytes = (size_t)r->count * r->dt->size;
     if (ftg.peer_dead[r->peer_world])
@@ -393,6 +407,8 @@ int p2p_start_recv(req_t *r)
         req_complete(r);
         return MPI_SUCCESS;
     }
+    if (r->coll && c->state == COMM_DETECTED)
+        return MPI_ERR_OTHER;
     umsg_t *m;
     if (match_unexpected(c, r->coll, r->peer, r->tag, &m)) {
         list_del(&m->link);
@@ -536,10 +552,10 @@ void p2p_peer_failed(int world, int err)
     }
 }
 
-void p2p_drop_old(uint32_t gen)
+void p2p_drop_old(uint32_t gen, int which)
 {
     for (comm_t *c = comm_next(NULL); c; c = comm_next(c)) {
-        for (int k = 0; k < 2; k++) {
+        for (int k = which == P2P_ALL ? 0 : 1; k < 2; k++) {
             list_node_t *n, *t;
             list_for_each_safe(n, t, &c->unexpected[k]) {
                 umsg_t *m = list_entry(n, umsg_t, link);
@@ -553,25 +569,27 @@ void p2p_drop_old(uint32_t gen)
     }
 }
 
-void p2p_fail_pending(comm_t *only, int err)
+void p2p_fail_pending(comm_t *only, int err, int which)
 {
     list_node_t *n, *t;
     list_for_each_safe(n, t, &waiting_sends) {
         req_t *r = list_entry(n, req_t, link);
-        if (!only || r->comm == only)
+        if ((!only || r->comm == only) && (which == P2P_ALL || r->coll))
             fail_req(r, err);
     }
     for (comm_t *c = comm_next(NULL); c; c = comm_next(c)) {
         if (only && c != only)
             continue;
-        for (int k = 0; k < 2; k++) {
+        for (int k = which == P2P_ALL ? 0 : 1; k < 2; k++) {
             list_for_each_safe(n, t, &c->posted[k]) {
                 fail_req(list_entry(n, req_t, link), err);
             }
         }
     }
-    xmit_fail_comm(only, err);
-    stream_fail_comm(only, err);
+    if (which == P2P_ALL) {
+        xmit_fail_comm(only, err);
+        stream_fail_comm(only, err);
+    }
 }
 
 void p2p_comm_detach(comm_t *c)
@@ -581,6 +599,17 @@ void p2p_comm_detach(comm_t *c)
         list_for_each_safe(n, t, &c->unexpected[k]) {
             list_del(n);
             list_add_tail(&orphans, n);
+        }
+    }
+}
+
+void p2p_renumber(comm_t *c)
+{
+    for (int k = 0; k < 2; k++) {
+        list_node_t *n;
+        list_for_each(n, &c->unexpected[k]) {
+            umsg_t *m = list_entry(n, umsg_t, link);
+            m->pkt.src = group_rank_of_world(c->group, m->pkt.src_world);
         }
     }
 }

@@ -46,6 +46,8 @@ typedef struct umsg {
     comm_t *comm;       /* while mprobed */
 } umsg_t;
 
+enum { P2P_ALL = 0, P2P_COLL_ONLY = 1 };
+
 int p2p_init(void);
 void p2p_fini(void);
 
@@ -71,14 +73,17 @@ int p2p_has_pending(void);
 
 /* Fault tolerance hooks: fail every request that waits on world rank w. */
 void p2p_peer_failed(int world, int err);
-/* Drop unexpected messages of generations older than gen (RESET mode). */
-void p2p_drop_old(uint32_t gen);
+/* Drop unexpected messages of generations older than gen: all of them
+ * (RESET) or only collective traffic (CONT). */
+void p2p_drop_old(uint32_t gen, int which);
 /* Fail every pending request on c (or on every communicator if c is NULL)
  * with err: posted receives, sends waiting for their peer. */
-void p2p_fail_pending(comm_t *c, int err);
+void p2p_fail_pending(comm_t *c, int err, int which);
 /* c is being destroyed by a recovery: its unexpected messages go back to
  * the orphan list, to be adopted by the communicator that reuses the
  * context id (FT-MPI CONT mode). */
 void p2p_comm_detach(comm_t *c);
+/* c's group was renumbered (SHRINK): queued messages follow their senders. */
+void p2p_renumber(comm_t *c);
 
 #endif

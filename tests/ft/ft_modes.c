@@ -1,0 +1,128 @@
+/*
+ * FT-MPI modes other than the idiom's MANUAL recovery, with rank 1 killed
+ * by SIGKILL (argument: none | auto | cont | blank):
+ *   none:  communication with the dead rank returns MPI_ERR_OTHER for
+ *          ever, the rest keeps working, no recovery, size unchanged.
+ *   auto:  the first call that meets the failure returns MPI_ERR_OTHER
+ *          after the library has recovered by itself (SHRINK).
+ *   cont:  a message sent before the failure between survivors is
+ *          delivered after the recovery (SHRINK renumbers its sender).
+ *   blank: the dead rank is a gap: MPI_Comm_size keeps the extent,
+ *          point-to-point with the gap returns MPI_ERR_RANK, the others
+ *          keep talking.
+ * Run with at least 4 ranks. Exit 0 only if every check held.
+ */
+#include <mpi.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+static int fails;
+#define CHECK(cond, ...)                                                     \
+    do {                                                                     \
+        if (!(cond)) {                                                       \
+            fprintf(stderr, "ft_modes rank %d: ", rank);                     \
+            fprintf(stderr, __VA_ARGS__);                                    \
+            fprintf(stderr, "\n");                                           \
+            fails++;                                                         \
+        }                                                                    \
+    } while (0)
+
+int main(int argc, char **argv)
+{
+    int rank, size, x = 0, rc, flag, *nf, *cmode;
+    const char *mode = argc > 1 ? argv[1] : "none";
+    int restarted = MPI_Init(&argc, &argv) == MPI_INIT_RESTARTED_NODE;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_get_attr(MPI_COMM_WORLD, FTMPI_COMM_MODE, &cmode, &flag);
+    int launch = size;
+    /* Size after losing rank 1: SHRINK loses it, REBUILD replaces it. */
+    int expect = *cmode == FTMPI_COMM_MODE_SHRINK ? launch - 1 : launch;
+    if (restarted) {
+        /* A replacement (REBUILD + AUTO): it joins the survivors'
+         * post-recovery allreduce. */
+        int one = 1, sum = 0;
+        rc = MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        CHECK(rc == MPI_SUCCESS && sum == expect, "replacement allreduce: %d %d", rc, sum);
+        printf("ft_modes %s rank %d (replacement): %s\n", mode, rank, fails ? "FAILED" : "ok");
+        MPI_Finalize();
+        return fails ? 1 : 0;
+    }
+    if (!strcmp(mode, "cont") && rank == 3) {
+        int v = 4242; /* sent before the failure, received after recovery */
+        MPI_Send(&v, 1, MPI_INT, 2, 77, MPI_COMM_WORLD);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 1)
+        raise(SIGKILL);
+    if (!strcmp(mode, "none")) {
+        if (rank == 0) {
+            rc = MPI_Send(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+            /* The send may be buffered before the failure is known: retry. */
+            for (int i = 0; i < 1000 && rc == MPI_SUCCESS; i++)
+                rc = MPI_Recv(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            CHECK(rc == MPI_ERR_OTHER, "recv from the dead rank gave %d", rc);
+            rc = MPI_Send(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+            CHECK(rc == MPI_ERR_OTHER, "send to the dead rank gave %d", rc);
+        }
+        if (rank == 0 || rank == 2) {
+            int peer = 2 - rank, v = rank, got = -1;
+            rc = MPI_Sendrecv(&v, 1, MPI_INT, peer, 1, &got, 1, MPI_INT, peer, 1,
+                              MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            CHECK(rc == MPI_SUCCESS && got == peer, "live pair broken: rc %d got %d", rc, got);
+        }
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+        CHECK(size == launch, "size changed under NONE");
+    } else if (!strcmp(mode, "auto")) {
+        int one = 1, sum = 0;
+        do {
+            rc = MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        } while (rc == MPI_SUCCESS && sum == launch); /* until the failure is met */
+        CHECK(rc == MPI_ERR_OTHER, "allreduce gave %d", rc);
+        /* Already recovered when the error came back: */
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+        MPI_Comm_get_attr(MPI_COMM_WORLD, FTMPI_NUM_FAILED_PROCS, &nf, &flag);
+        CHECK(size == expect, "size %d after AUTO recovery", size);
+        CHECK(flag && *nf == 1, "FTMPI_NUM_FAILED_PROCS %d", flag ? *nf : -1);
+        rc = MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        CHECK(rc == MPI_SUCCESS && sum == expect, "allreduce after recovery: %d %d", rc, sum);
+    } else if (!strcmp(mode, "cont")) {
+        int one = 1, sum = 0;
+        do {
+            rc = MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        } while (rc == MPI_SUCCESS);
+        MPI_Comm nc = FT_MPI_CHECK_RECOVER;
+        MPI_Comm_dup(MPI_COMM_WORLD, &nc);
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        if (rank == 1) { /* old rank 2 */
+            int v = 0;
+            MPI_Status st;
+            rc = MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 77, MPI_COMM_WORLD, &st);
+            CHECK(rc == MPI_SUCCESS && v == 4242 && st.MPI_SOURCE == 2,
+                  "pre-failure message: rc %d value %d source %d", rc, v, st.MPI_SOURCE);
+        }
+        MPI_Comm_free(&nc);
+    } else if (!strcmp(mode, "blank")) {
+        int one = 1, sum = 0;
+        do {
+            rc = MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        } while (rc == MPI_SUCCESS);
+        MPI_Comm nc = FT_MPI_CHECK_RECOVER;
+        MPI_Comm_dup(MPI_COMM_WORLD, &nc);
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+        CHECK(size == launch, "BLANK size %d", size);
+        rc = MPI_Send(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+        CHECK(rc == MPI_ERR_RANK, "send to a gap gave %d", rc);
+        if (rank == 0 || rank == 2) {
+            int peer = 2 - rank, v = rank, got = -1;
+            rc = MPI_Sendrecv(&v, 1, MPI_INT, peer, 1, &got, 1, MPI_INT, peer, 1,
+                              MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            CHECK(rc == MPI_SUCCESS && got == peer, "live pair: rc %d got %d", rc, got);
+        }
+        MPI_Comm_free(&nc);
+    }
+    printf("ft_modes %s rank %d: %s\n", mode, rank, fails ? "FAILED" : "ok");
+    MPI_Finalize();
+    return fails ? 1 : 0;
+}
