@@ -19,6 +19,7 @@
 #define FTMPI_FT_H
 
 #include "core/comm.h"
+#include "core/datatype.h"
 
 /* End of MPI_Init: installs the event handler; in a replacement process
  * joins the recovery under way and returns MPI_INIT_RESTARTED_NODE. */
@@ -38,6 +39,32 @@ int ft_comm_dup(comm_t *c, MPI_Comm *newcomm, int *handled);
 /* AUTO mode: called at the API edge with the code a call is about to
  * return; starts the recovery when that code reports a failure. */
 void ft_auto_recover(int rc);
+
+/* Collective wrapper for the ATOMIC mode and BLANK gaps (ft_coll.c):
+ *   ft_coll_t f;
+ *   rc = ft_coll_begin(&f, c, rbuf, rcount, rdt, &root);   // root may be NULL
+ *   if (rc == MPI_SUCCESS) rc = ft_coll_end(&f, coll_xxx(c, ...));
+ * rbuf/rcount/rdt: this process's whole receive region (NULL if none). */
+typedef struct {
+    comm_t *c;
+    group_t *saved_group;
+    int *root_p, saved_root;
+    int atomic;
+    uint64_t key;
+    void *save;
+    char *lo;
+    size_t len;
+    int slots;          /* per-rank slots to move back to original ranks */
+    size_t slot_bytes;
+    char *rbuf;
+} ft_coll_t;
+int ft_coll_begin(ft_coll_t *f, comm_t *c, void *rbuf, size_t rcount, dt_t *rdt, int *root);
+int ft_coll_end(ft_coll_t *f, int rc);
+/* For collectives whose receive buffer has one slot of slot_count
+ * elements per rank (gather, allgather, alltoall): under BLANK the gaps'
+ * slots are left untouched and the others land at their ranks' places. */
+int ft_coll_begin_slots(ft_coll_t *f, comm_t *c, void *rbuf, size_t slot_count, dt_t *rdt,
+                        int *root);
 
 /* BLANK mode: is comm rank r of c a gap (failed, not replaced)? */
 int ft_is_gap(const comm_t *c, int r);

@@ -609,7 +609,10 @@ void p2p_renumber(comm_t *c)
         list_node_t *n;
         list_for_each(n, &c->unexpected[k]) {
             umsg_t *m = list_entry(n, umsg_t, link);
-            m->pkt.src = group_rank_of_world(c->group, m->pkt.src_world);
+            /* Only messages sent before the recovery: later ones were
+             * numbered by senders that already knew the new group. */
+            if (m->pkt.gen < c->generation)
+                m->pkt.src = group_rank_of_world(c->group, m->pkt.src_world);
         }
     }
 }

@@ -21,6 +21,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Internal to the runtime: not exported from libftmpi.so. */
+#pragma GCC visibility push(hidden)
+
 #define PROTO_HDR_BYTES 8u
 #define PROTO_MAX_PAYLOAD (64u << 20) /* anything larger is a protocol error */
 #define PROTO_MAX_KEY 255u            /* kv keys */
@@ -36,6 +39,7 @@ enum proto_type {
     PR_FAULT = 107,       /* str name, i64 value */
     PR_SUSPECT = 108,     /* i32 rank */
     PR_JOIN = 109,        /* u32 known generation */
+    PR_AGREE = 110,       /* u64 key, i32 vote, i32 n, n x (i32 rank, u32 incarnation) */
 
     /* daemon -> rank */
     PR_HELLO_REPLY = 201, /* i32 rank, i32 size, u32 inc, i32 restarted,
@@ -47,6 +51,7 @@ enum proto_type {
     PR_FINALIZE_DONE = 204, /* - */
     PR_EV_FAILURE = 205,  /* i32 rank, u32 inc, i32 pid, i32 signal,
                              i32 exit_code, str host */
+    PR_AGREE_DONE = 207,  /* u64 key, i32 result */
     PR_EV_RECOVERED = 206,/* u32 generation, i32 size, i32 nfailed,
                              nfailed x i32 rank,
                              size x (i32 alive, i32 pid, i32 slot, u32 inc) */
@@ -159,5 +164,7 @@ static inline bool proto_conn_pending(const proto_conn_t *c)
 /* Blocking write of one whole message on fd (handles EINTR/EAGAIN). */
 int proto_send_blocking(int fd, uint32_t type, const void *payload,
                         size_t len);
+
+#pragma GCC visibility pop
 
 #endif

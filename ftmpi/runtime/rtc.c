@@ -677,6 +677,39 @@ int rtc_suspect(int rank)
     return rc;
 }
 
+int rtc_agree(uint64_t key, int vote, const int *members, const uint32_t *incs, int n,
+              int *result_p)
+{
+    if (!S.inited)
+        return -ENOTCONN;
+    if (S.singleton) {
+        *result_p = vote != 0;
+        return 0;
+    }
+    proto_buf_t b;
+    proto_buf_init(&b);
+    proto_put_u64(&b, key);
+    proto_put_i32(&b, vote);
+    proto_put_i32(&b, n);
+    for (int i = 0; i < n; i++) {
+        proto_put_i32(&b, members[i]);
+        proto_put_u32(&b, incs[i]);
+    }
+    pthread_mutex_lock(&S.mu);
+    int rc = rtc_call(PR_AGREE, &b, PR_AGREE_DONE);
+    if (rc == 0) {
+        proto_rd_t rd;
+        proto_rd_init(&rd, S.reply.data, S.reply.len);
+        (void)proto_get_u64(&rd);
+        *result_p = proto_get_i32(&rd) != 0;
+        if (rd.err)
+            rc = -EPROTO;
+    }
+    pthread_mutex_unlock(&S.mu);
+    proto_buf_free(&b);
+    return rc;
+}
+
 int rtc_recovery_join(uint32_t known_generation)
 {
     if (!S.inited)

@@ -114,6 +114,13 @@ int rtc_recovery_join(uint32_t known_generation);
  * counter says something arrived, or when `force` is set. */
 int rtc_next_event(rtc_event_t *ev, int force);
 
+/* Vote in the agreement `key` among the world ranks members[0..n-1], of
+ * the incarnations incs[0..n-1] (blocking): *result_p is 1 only if every
+ * member voted yes; a member that fails (or was replaced) before voting
+ * makes it 0. Every member that votes gets the same result. */
+int rtc_agree(uint64_t key, int vote, const int *members, const uint32_t *incs, int n,
+              int *result_p);
+
 /* Clean shutdown: tells the daemon this rank finalized; after this the
  * rank's exit is not a failure. */
 int rtc_finalize(void);

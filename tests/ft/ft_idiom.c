@@ -78,8 +78,9 @@ int main(int argc, char **argv)
     if (restarted) {
         /* A replacement joins the survivors' recovery path: agree on the
          * iteration to resume from (it has none of its own). */
-        int mine = ITERS + 1, resume;
+        int mine = ITERS + 1, resume, latest, none = -1;
         MPI_Allreduce(&mine, &resume, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        MPI_Allreduce(&none, &latest, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
         iter = resume;
         printf("ft_idiom: replacement rank %d resumes at iteration %d\n", rank, iter);
     }
@@ -94,7 +95,9 @@ int main(int argc, char **argv)
         int one = 1, sum = 0;
         rc = MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
         if (rc == MPI_SUCCESS) {
-            CHECK(sum == size, "rank %d iter %d: sum %d != size %d", rank, iter, sum, size);
+            /* BLANK: collectives run over the live members only. */
+            int live = *mode == FTMPI_COMM_MODE_BLANK ? launch - failures : size;
+            CHECK(sum == live, "rank %d iter %d: sum %d != %d", rank, iter, sum, live);
             continue;
         }
         CHECK(rc == MPI_ERR_OTHER, "rank %d: a failure gave %d, not MPI_ERR_OTHER", rank, rc);
@@ -130,8 +133,13 @@ int main(int argc, char **argv)
         MPI_Comm_free(&derived);
         derived = newcomm; /* the recovery's duplicate of MPI_COMM_WORLD */
         /* Roll back to an iteration everyone has reached. */
-        int resume;
+        int resume, latest, *cm;
         MPI_Allreduce(&iter, &resume, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        MPI_Allreduce(&iter, &latest, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        MPI_Comm_get_attr(MPI_COMM_WORLD, FTMPI_COLL_MODE, &cm, &flag);
+        /* ATOMIC: the failed collective failed on every survivor alike. */
+        if (*cm == FTMPI_COLL_MODE_ATOMIC && !restarted)
+            CHECK(resume == latest, "ATOMIC: the failure was seen at iterations %d..%d", resume, latest);
         iter = resume - 1;
     }
     int all_fails = 0;

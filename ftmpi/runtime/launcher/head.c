@@ -94,6 +94,7 @@ void head_destroy(head_t *h)
     if (!h)
         return;
     head_kv_free(h);
+    head_agree_free(h);
     evlog_close(&h->log);
     free(h->procs);
     free(h->hosts);
@@ -105,6 +106,7 @@ void head_destroy(head_t *h)
 int head_nhosts(const head_t *h) { return h->nhosts; }
 const char *head_host_name(const head_t *h, int i) { return h->hosts[i].name; }
 int head_host_is_local(const head_t *h, int i) { return h->hosts[i].is_local; }
+int head_host_nslots(const head_t *h, int i) { return h->hosts[i].nslots; }
 const char *head_jobid(const head_t *h) { return h->jobid; }
 void *head_host_arg(head_t *h, int i) { return &h->hosts[i]; }
 int head_done(const head_t *h) { return h->phase == PH_DONE; }
@@ -118,7 +120,7 @@ void head_host_attach(head_t *h, int hostid, rt_link_t *to_daemon)
 
 /* ------------------------------------------------------------- sending */
 
-static void host_send(head_host_t *host, uint32_t type, const proto_buf_t *b)
+void head_host_send(head_host_t *host, uint32_t type, const proto_buf_t *b)
 {
     if (host->attached && !host->lost)
         rt_link_send(host->link, type, b ? b->data : NULL, b ? b->len : 0);
@@ -134,7 +136,7 @@ void head_to_rank(head_t *h, head_proc_t *p, uint32_t type,
     proto_put_u32(&b, type);
     proto_put_bytes(&b, payload ? payload->data : NULL,
                     payload ? payload->len : 0);
-    host_send(&h->hosts[p->hostid], HD_TO_RANK, &b);
+    head_host_send(&h->hosts[p->hostid], HD_TO_RANK, &b);
     proto_buf_free(&b);
 }
 
@@ -145,7 +147,7 @@ static void send_kill(head_t *h, head_proc_t *p, int sig)
     proto_put_i32(&b, p->rank);
     proto_put_u32(&b, p->inc);
     proto_put_i32(&b, sig);
-    host_send(&h->hosts[p->hostid], HD_KILL, &b);
+    head_host_send(&h->hosts[p->hostid], HD_KILL, &b);
     proto_buf_free(&b);
 }
 
@@ -183,7 +185,7 @@ static void send_spawn(head_t *h, head_proc_t *p, int restarted)
     proto_put_u32(&b, h->generation);
     proto_put_i32(&b, restarted);
     proto_put_str(&b, faults);
-    host_send(&h->hosts[p->hostid], HD_SPAWN, &b);
+    head_host_send(&h->hosts[p->hostid], HD_SPAWN, &b);
     proto_buf_free(&b);
     free(faults);
 }
@@ -229,7 +231,7 @@ static void send_config(head_t *h, head_host_t *host)
             snprintf(e, sizeof e, "%s=%s", modes[i][0], modes[i][1]);
             proto_put_str(&b, e);
         }
-    host_send(host, HD_CONFIG, &b);
+    head_host_send(host, HD_CONFIG, &b);
     proto_buf_free(&b);
 }
 
@@ -280,12 +282,12 @@ void head_start(head_t *h)
     evlog_event(&h->log, "launch",
                 "\"np\":%d,\"jobid\":\"%s\",\"program\":\"%s\",\"hosts\":%s,"
                 "\"comm_mode\":\"%s\",\"msg_mode\":\"%s\",\"coll_mode\":\"%s\","
-                "\"recovery_mode\":\"%s\"",
+                "\"recovery_mode\":\"%s\",\"monotonic_t0\":%.6f",
                 h->size, h->jobid, evlog_esc(o->argv[0]), hostlist,
                 o->comm_str ? o->comm_str : "abort",
                 o->msg_str ? o->msg_str : "reset",
                 o->coll_str ? o->coll_str : "nonatomic",
-                o->recovery_str ? o->recovery_str : "manual");
+                o->recovery_str ? o->recovery_str : "manual", h->t0);
     for (int i = 0; i < h->nhosts; i++)
         if (h->hosts[i].nslots > 0)
             send_config(h, &h->hosts[i]);
@@ -369,7 +371,7 @@ static void head_finish(head_t *h)
                 h->generation);
     h->phase = PH_DONE;
     for (int i = 0; i < h->nhosts; i++)
-        host_send(&h->hosts[i], HD_EXIT, NULL);
+        head_host_send(&h->hosts[i], HD_EXIT, NULL);
 }
 
 void head_check_end(head_t *h)
@@ -408,7 +410,7 @@ void head_kill_job(head_t *h, int code, const char *msg)
     proto_buf_init(&b);
     proto_put_i32(&b, SIGKILL);
     for (int i = 0; i < h->nhosts; i++)
-        host_send(&h->hosts[i], HD_KILL_ALL, &b);
+        head_host_send(&h->hosts[i], HD_KILL_ALL, &b);
     proto_buf_free(&b);
     if (!h->started) {
         head_finish(h);
@@ -506,7 +508,7 @@ static void handle_failure(head_t *h, head_proc_t *p, const char *reason)
     }
     h->failed_since[h->nfailed_since++] = p->rank;
     head_sync_proc_gone(h, p);
-    int replaceable = p->hello || p->signal == SIGKILL;
+    int replaceable = (p->hello || p->signal == SIGKILL) && !host->lost;
     if (h->o->comm_mode == COMM_REBUILD && h->phase == PH_RUN) {
         if (h->any_finalized) {
             if (h->o->verbose)
@@ -523,7 +525,7 @@ static void handle_failure(head_t *h, head_proc_t *p, const char *reason)
     head_check_end(h);
 }
 
-static void on_exited(head_t *h, head_host_t *host, proto_rd_t *r)
+void head_on_exited(head_t *h, head_host_t *host, proto_rd_t *r)
 {
     int rank = proto_get_i32(r);
     uint32_t inc = proto_get_u32(r);
@@ -596,246 +598,7 @@ void head_host_lost(head_t *h, int hostid, const char *why)
         p->signal = 0;
         p->exit_code = 0;
         handle_failure(h, p, "lost with its host's daemon");
-        if (p->state == HP_JOINING) /* no slot anywhere else: give up */
-            p->state = HP_FAILED;
     }
     head_sync_check(h);
     head_check_end(h);
-}
-
-/* ------------------------------------------------------ rank messages */
-
-static void send_hello_reply(head_t *h, head_proc_t *p)
-{
-    proto_buf_t b;
-    proto_buf_init(&b);
-    proto_put_i32(&b, p->rank);
-    proto_put_i32(&b, h->size);
-    proto_put_u32(&b, p->inc);
-    proto_put_i32(&b, p->inc > 0);
-    proto_put_u32(&b, h->generation);
-    proto_put_i32(&b, p->hostid);
-    proto_put_i32(&b, h->hosts[p->hostid].nslots);
-    proto_put_i32(&b, p->slot);
-    proto_put_str(&b, h->jobid);
-    for (int r = 0; r < h->size; r++) {
-        head_proc_t *q = &h->procs[r];
-        int pid = head_live(q) ? (q->mpi_pid ? q->mpi_pid : q->pid) : 0;
-        proto_put_i32(&b, pid);
-        proto_put_i32(&b, q->hostid == p->hostid ? q->slot : -1);
-    }
-    head_to_rank(h, p, PR_HELLO_REPLY, &b);
-    proto_buf_free(&b);
-    p->hello_pending = 0;
-}
-
-static void on_abort(head_t *h, head_proc_t *p, proto_rd_t *r)
-{
-    int code = proto_get_i32(r);
-    char *msg = proto_get_strdup(r);
-    char line[1024];
-    snprintf(line, sizeof line, "ftmpirun: rank %d (pid %d, host %s) called "
-             "MPI_Abort with error code %d%s%s; killing all processes",
-             p->rank, (int)p->pid, h->hosts[p->hostid].name, code,
-             msg && msg[0] ? ": " : "", msg ? msg : "");
-    evlog_event(&h->log, "mpi_abort", "\"rank\":%d,\"pid\":%d,\"code\":%d,"
-                "\"message\":\"%s\"", p->rank, (int)p->pid, code,
-                evlog_esc(msg ? msg : ""));
-    free(msg);
-    head_kill_job(h, code & 0xff, line);
-}
-
-static void on_fault(head_t *h, head_proc_t *p, proto_rd_t *r)
-{
-    char name[256];
-    proto_get_str(r, name, sizeof name);
-    long value = (long)proto_get_i64(r);
-    if (r->err)
-        return;
-    for (int i = 0; i < h->o->nfaults; i++) {
-        ftrun_fault_t *f = &((ftrun_opts_t *)h->o)->faults[i];
-        if (!f->fired && f->rank == p->rank && strcmp(f->name, name) == 0 &&
-            (!f->has_value || f->value == value)) {
-            f->fired = 1;
-            break;
-        }
-    }
-    evlog_event(&h->log, "kill", "\"rank\":%d,\"pid\":%d,\"incarnation\":%u,"
-                "\"signal\":9,\"reason\":\"--kill-at\",\"point\":\"%s\","
-                "\"value\":%ld", p->rank, (int)p->pid, p->inc,
-                evlog_esc(name), value);
-    if (h->o->verbose)
-        fprintf(stderr, "ftmpirun: --kill-at: rank %d reached %s=%ld\n",
-                p->rank, name, value);
-}
-
-static void on_suspect(head_t *h, head_proc_t *by, proto_rd_t *r)
-{
-    int rank = proto_get_i32(r);
-    if (r->err || rank < 0 || rank >= h->size)
-        return;
-    head_proc_t *p = &h->procs[rank];
-    evlog_event(&h->log, "suspect", "\"rank\":%d,\"by\":%d,\"state\":\"%s\"",
-                rank, by->rank, head_live(p) ? "live" : "failed");
-    if (!head_live(p) || p->state == HP_UNAVAILABLE || !p->started)
-        return;
-    p->saved_state = p->state;
-    p->state = HP_UNAVAILABLE;
-    proto_buf_t b;
-    proto_buf_init(&b);
-    proto_put_i32(&b, p->rank);
-    proto_put_u32(&b, p->inc);
-    host_send(&h->hosts[p->hostid], HD_CHECK, &b);
-    proto_buf_free(&b);
-}
-
-static void on_rank_msg(head_t *h, head_proc_t *p, uint32_t type,
-                        proto_rd_t *r)
-{
-    switch (type) {
-    case PR_HELLO:
-        proto_get_i32(r);
-        p->mpi_pid = proto_get_i32(r);
-        p->hello = 1;
-        if (h->launch_done)
-            send_hello_reply(h, p);
-        else
-            p->hello_pending = 1;
-        break;
-    case PR_KV_PUT:
-        head_kv_put(h, p, r);
-        break;
-    case PR_KV_GET:
-        head_kv_get(h, p, r);
-        break;
-    case PR_FENCE:
-        head_fence_enter(h, p, 0);
-        break;
-    case PR_FINALIZE:
-        p->finalized = 1;
-        h->any_finalized = 1;
-        head_fence_enter(h, p, 1);
-        break;
-    case PR_ABORT:
-        on_abort(h, p, r);
-        break;
-    case PR_FAULT:
-        on_fault(h, p, r);
-        break;
-    case PR_SUSPECT:
-        on_suspect(h, p, r);
-        break;
-    case PR_JOIN:
-        head_recovery_join(h, p, proto_get_u32(r));
-        break;
-    default:
-        break;
-    }
-}
-
-static void on_started(head_t *h, head_host_t *host, proto_rd_t *r)
-{
-    int rank = proto_get_i32(r);
-    uint32_t inc = proto_get_u32(r);
-    int pid = proto_get_i32(r);
-    if (r->err || rank < 0 || rank >= h->size)
-        return;
-    head_proc_t *p = &h->procs[rank];
-    if (p->inc != inc || p->started)
-        return;
-    p->pid = pid;
-    p->started = 1;
-    p->start_t = evloop_now() - h->t0;
-    if (p->state == HP_STARTING)
-        p->state = HP_OK;
-    evlog_event(&h->log, "proc_start", "\"rank\":%d,\"pid\":%d,"
-                "\"incarnation\":%u,\"host\":\"%s\",\"slot\":%d",
-                rank, pid, inc, evlog_esc(host->name), p->slot);
-    if (inc > 0) {
-        evlog_event(&h->log, "replaced", "\"rank\":%d,\"pid\":%d,"
-                    "\"incarnation\":%u,\"replaced_by\":%d,"
-                    "\"new_incarnation\":%u,\"host\":\"%s\"",
-                    rank, (int)p->prev_pid, inc - 1, pid, inc,
-                    evlog_esc(host->name));
-        if (h->o->verbose)
-            fprintf(stderr, "ftmpirun: rank %d replaced by pid %d "
-                    "(incarnation %u)\n", rank, pid, inc);
-    }
-    if (!h->launch_done && inc == 0 && ++h->nstarted_initial == h->size) {
-        h->launch_done = 1;
-        for (int i = 0; i < h->size; i++)
-            if (h->procs[i].hello_pending)
-                send_hello_reply(h, &h->procs[i]);
-    }
-}
-
-void head_host_msg(void *arg, uint32_t type, const void *data, size_t len)
-{
-    head_host_t *host = arg;
-    head_t *h = host->h;
-    proto_rd_t r;
-    proto_rd_init(&r, data, len);
-    switch (type) {
-    case DH_STARTED:
-        on_started(h, host, &r);
-        break;
-    case DH_EXITED:
-        on_exited(h, host, &r);
-        break;
-    case DH_RANK: {
-        int rank = proto_get_i32(&r);
-        uint32_t inc = proto_get_u32(&r);
-        uint32_t inner = proto_get_u32(&r);
-        uint32_t n;
-        const void *payload = proto_get_bytes(&r, &n);
-        if (r.err || rank < 0 || rank >= h->size)
-            break;
-        head_proc_t *p = &h->procs[rank];
-        if (p->inc != inc || !head_live(p) || h->phase != PH_RUN)
-            break;
-        proto_rd_t in;
-        proto_rd_init(&in, payload, n);
-        on_rank_msg(h, p, inner, &in);
-        break;
-    }
-    case DH_OUTPUT: {
-        proto_get_i32(&r);
-        int stream = proto_get_i32(&r);
-        uint32_t n;
-        const char *p = proto_get_bytes(&r, &n);
-        int fd = stream == 2 ? 2 : 1;
-        while (!r.err && n > 0) {
-            ssize_t w = write(fd, p, n);
-            if (w <= 0 && errno != EINTR)
-                break;
-            if (w > 0) {
-                p += w;
-                n -= (uint32_t)w;
-            }
-        }
-        break;
-    }
-    case DH_ALIVE: {
-        int rank = proto_get_i32(&r);
-        uint32_t inc = proto_get_u32(&r);
-        if (r.err || rank < 0 || rank >= h->size)
-            break;
-        head_proc_t *p = &h->procs[rank];
-        if (p->inc == inc && p->state == HP_UNAVAILABLE) {
-            p->state = p->saved_state;
-            evlog_event(&h->log, "suspect_cleared", "\"rank\":%d", rank);
-        }
-        break;
-    }
-    case DH_ERROR: {
-        char msg[600], line[900];
-        proto_get_str(&r, msg, sizeof msg);
-        snprintf(line, sizeof line, "ftmpirun: daemon of host %s: %s",
-                 host->name, msg);
-        head_kill_job(h, 1, line);
-        break;
-    }
-    default:
-        break;
-    }
 }

@@ -94,6 +94,8 @@ struct head {
     int nfailed_since;
     /* fences */
     int fence_active;
+    /* agreements (head_agree.c) */
+    struct head_agree *agrees;
     /* key-value store */
     kv_ent_t *kv[KV_BUCKETS];
     kv_wait_t *kv_waits;
@@ -106,9 +108,11 @@ static inline int head_live(const head_proc_t *p)
 }
 
 /* head.c */
+void head_host_send(head_host_t *host, uint32_t type, const proto_buf_t *b);
 void head_to_rank(head_t *h, head_proc_t *p, uint32_t type,
                   const proto_buf_t *payload);
 void head_check_end(head_t *h);
+void head_on_exited(head_t *h, head_host_t *host, proto_rd_t *r);
 
 /* head_sync.c */
 void head_kv_put(head_t *h, head_proc_t *p, proto_rd_t *r);
@@ -119,5 +123,10 @@ void head_recovery_join(head_t *h, head_proc_t *p, uint32_t known);
 /* A process stopped being live: drop its waits, re-check fence/round. */
 void head_sync_proc_gone(head_t *h, head_proc_t *p);
 void head_sync_check(head_t *h);
+
+/* head_agree.c: votes among a set of ranks, decided by the head. */
+void head_agree_vote(head_t *h, head_proc_t *p, proto_rd_t *r);
+void head_agree_check(head_t *h);
+void head_agree_free(head_t *h);
 
 #endif

@@ -323,4 +323,5 @@ void head_sync_check(head_t *h)
 {
     fence_check(h);
     round_check(h);
+    head_agree_check(h);
 }
