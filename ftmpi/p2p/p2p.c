@@ -322,6 +322,16 @@ void p2p_eager_sent(req_t *r)
     send_data_done(r);
 }
 
+/* An operation with MPI_PROC_NULL completes at once, with that source. */
+static int complete_proc_null(req_t *r)
+{
+    r->status.MPI_SOURCE = MPI_PROC_NULL;
+    r->status.MPI_TAG = MPI_ANY_TAG;
+    r->status.ftmpi_count = 0;
+    req_complete(r);
+    return MPI_SUCCESS;
+}
+
 int p2p_start_send(req_t *r)
 {
     comm_t *c = r->comm;
@@ -330,13 +340,8 @@ int p2p_start_send(req_t *r)
     r->cancel_pending = 0;
     r->status.MPI_ERROR = MPI_SUCCESS;
     r->status.ftmpi_cancelled = 0;
-    if (r->peer == MPI_PROC_NULL) {
-        r->status.MPI_SOURCE = MPI_PROC_NULL;
-        r->status.MPI_TAG = MPI_ANY_TAG;
-        r->status.ftmpi_count = 0;
-        req_complete(r);
-        return MPI_SUCCESS;
-    }
+    if (r->peer == MPI_PROC_NULL)
+        return complete_proc_null(r);
     if (r->coll && c->state == COMM_DETECTED)
         return MPI_ERR_OTHER; /* a member failed: the collective cannot complete */
     r->peer_world = comm_peer_world(c, r->peer);
@@ -400,13 +405,8 @@ int p2p_start_recv(req_t *r)
     r->complete = 0;
     r->status.MPI_ERROR = MPI_SUCCESS;
     r->status.ftmpi_cancelled = 0;
-    if (r->peer == MPI_PROC_NULL) {
-        r->status.MPI_SOURCE = MPI_PROC_NULL;
-        r->status.MPI_TAG = MPI_ANY_TAG;
-        r->status.ftmpi_count = 0;
-        req_complete(r);
-        return MPI_SUCCESS;
-    }
+    if (r->peer == MPI_PROC_NULL)
+        return complete_proc_null(r);
     if (r->coll && c->state == COMM_DETECTED)
         return MPI_ERR_OTHER;
     umsg_t *m;

@@ -206,13 +206,15 @@ int shm_pending(shm_t *shm)
     return 0;
 }
 
-ssize_t shm_cma_read(pid_t pid, void *local, const void *remote, size_t len)
+/* Copy len bytes between our memory and another process's, all of it. */
+static ssize_t cma_copy(pid_t pid, void *local, void *remote, size_t len, int write)
 {
     size_t done = 0;
     while (done < len) {
         struct iovec l = {(char *)local + done, len - done};
         struct iovec r = {(char *)remote + done, len - done};
-        ssize_t n = process_vm_readv(pid, &l, 1, &r, 1, 0);
+        ssize_t n = write ? process_vm_writev(pid, &l, 1, &r, 1, 0)
+                          : process_vm_readv(pid, &l, 1, &r, 1, 0);
         if (n < 0) {
             if (errno == EINTR)
                 continue;
@@ -225,21 +227,12 @@ ssize_t shm_cma_read(pid_t pid, void *local, const void *remote, size_t len)
     return (ssize_t)done;
 }
 
+ssize_t shm_cma_read(pid_t pid, void *local, const void *remote, size_t len)
+{
+    return cma_copy(pid, local, (void *)remote, len, 0);
+}
+
 ssize_t shm_cma_write(pid_t pid, void *remote, const void *local, size_t len)
 {
-    size_t done = 0;
-    while (done < len) {
-        struct iovec l = {(char *)local + done, len - done};
-        struct iovec r = {(char *)remote + done, len - done};
-        ssize_t n = process_vm_writev(pid, &l, 1, &r, 1, 0);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return -errno;
-        }
-        if (n == 0)
-            return -EIO;
-        done += (size_t)n;
-    }
-    return (ssize_t)done;
+    return cma_copy(pid, (void *)local, remote, len, 1);
 }
