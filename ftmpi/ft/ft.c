@@ -80,3 +80,13 @@ int ft_is_gap(const comm_t *c, int r)
     int w = comm_peer_world(c, r);
     return ftg.peer_dead[w];
 }
+
+int ft_group_usable(const group_t *g)
+{
+    if (!ft.fail_gen || g->predefined)
+        return 1;
+    for (int i = 0; i < g->size; i++)
+        if (ft.fail_gen[g->world[i]] > g->generation)
+            return 0; /* a member failed and a recovery has happened since */
+    return 1;
+}

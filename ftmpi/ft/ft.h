@@ -66,6 +66,10 @@ int ft_coll_end(ft_coll_t *f, int rc);
 int ft_coll_begin_slots(ft_coll_t *f, comm_t *c, void *rbuf, size_t slot_count, dt_t *rdt,
                         int *root);
 
+/* After a recovery, a group made before it that contains a process that
+ * failed is no longer usable (MPI_ERR_GROUP, except MPI_Group_free). */
+int ft_group_usable(const group_t *g);
+
 /* BLANK mode: is comm rank r of c a gap (failed, not replaced)? */
 int ft_is_gap(const comm_t *c, int r);
 

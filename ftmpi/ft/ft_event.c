@@ -68,7 +68,8 @@ int ft_event_init(void)
 {
     ft.failed = calloc((size_t)ftg.world_size, sizeof(int));
     ft.failed_mark = calloc((size_t)ftg.world_size, sizeof(char));
-    if (!ft.failed || !ft.failed_mark)
+    ft.fail_gen = calloc((size_t)ftg.world_size, sizeof(uint32_t));
+    if (!ft.failed || !ft.failed_mark || !ft.fail_gen)
         return MPI_ERR_NO_MEM;
     progress_set_event_handler(on_event);
     return MPI_SUCCESS;

@@ -12,6 +12,7 @@ typedef struct {
     rtc_recovery_t *recovered; /* result of the round in progress, once it arrived */
     int in_recovery;
     int recoveries;       /* completed recoveries */
+    uint32_t *fail_gen;   /* [size] generation of the recovery that handled each rank's last failure */
     uint32_t dup_ctx;     /* context id of the recovery's MPI_COMM_WORLD duplicate */
     int dup_ctx_unused;   /* claimed but no communicator made of it (replacement) */
 } ft_t;

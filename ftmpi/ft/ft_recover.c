@@ -118,8 +118,10 @@ static int apply(const rtc_recovery_t *rec)
     set_failure_attributes(rec);
     /* Failures this round handled are no longer pending. */
     for (int i = 0; i < rec->nfailed; i++)
-        if (rec->failed[i] >= 0 && rec->failed[i] < ftg.world_size)
+        if (rec->failed[i] >= 0 && rec->failed[i] < ftg.world_size) {
             ft.failed_mark[rec->failed[i]] = 0;
+            ft.fail_gen[rec->failed[i]] = rec->generation;
+        }
     int k = 0;
     for (int i = 0; i < ft.nfailed; i++)
         if (ft.failed_mark[ft.failed[i]])
