@@ -146,6 +146,12 @@ static inline void api_status_empty(MPI_Status *st)
  * copied (api/comm_basic.c). */
 int api_comm_dup(comm_t *c, comm_t **out);
 
+/* Generalized-request callbacks run without the library lock: they may
+ * call MPI (MPI_Status_set_elements, MPI_Grequest_complete, ...). */
+int api_greq_query(req_t *r, MPI_Status *st);
+int api_greq_free(req_t *r);
+int api_greq_cancel(req_t *r, int complete);
+
 /* Build a request for a point-to-point operation (api/p2p_common.c). */
 req_t *api_p2p_req(req_kind_t kind, comm_t *c, const void *buf, int count, dt_t *dt,
                    int peer, int tag, send_mode_t mode);

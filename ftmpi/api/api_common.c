@@ -63,7 +63,7 @@ int api_req_finish(req_t *r, MPI_Request *handle_p, MPI_Status *status)
     int err = r->status.MPI_ERROR;
     if (r->kind == REQ_GREQ && r->gq) {
         MPI_Status st = r->status;
-        int qerr = r->gq(r->gstate, &st);
+        int qerr = api_greq_query(r, &st);
         r->status.MPI_SOURCE = st.MPI_SOURCE;
         r->status.MPI_TAG = st.MPI_TAG;
         r->status.ftmpi_count = st.ftmpi_count;
@@ -77,7 +77,7 @@ int api_req_finish(req_t *r, MPI_Request *handle_p, MPI_Status *status)
         return err;
     }
     if (r->kind == REQ_GREQ && r->gf) {
-        int ferr = r->gf(r->gstate);
+        int ferr = api_greq_free(r);
         if (ferr != MPI_SUCCESS && err == MPI_SUCCESS)
             err = ferr;
     }
@@ -85,6 +85,34 @@ int api_req_finish(req_t *r, MPI_Request *handle_p, MPI_Status *status)
     if (handle_p)
         *handle_p = MPI_REQUEST_NULL;
     return err;
+}
+
+int api_greq_query(req_t *r, MPI_Status *st)
+{
+    api_unlock();
+    int rc = r->gq(r->gstate, st);
+    api_lock();
+    return rc;
+}
+
+int api_greq_free(req_t *r)
+{
+    if (!r->gf)
+        return MPI_SUCCESS;
+    api_unlock();
+    int rc = r->gf(r->gstate);
+    api_lock();
+    return rc;
+}
+
+int api_greq_cancel(req_t *r, int complete)
+{
+    if (!r->gc)
+        return MPI_SUCCESS;
+    api_unlock();
+    int rc = r->gc(r->gstate, complete);
+    api_lock();
+    return rc;
 }
 
 int api_wait_internal(req_t *r)

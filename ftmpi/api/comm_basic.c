@@ -1,10 +1,13 @@
-/* Communicator basics: size, rank, compare, group, dup, split, free. */
-#include "api/api.h"
+/*
+ * Communicator basics: size, rank, groups, compare, names, dup, free, and
+ * the helpers the other communicator files share (api/comm_int.h).
+ */
+#include "api/comm_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll/coll.h"
 #include "core/attr.h"
 #include "ft/ft.h"
 
@@ -41,6 +44,41 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
     API_END();
 }
 
+API_WEAK(Comm_remote_size)
+int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
+{
+    API_BEGIN("MPI_Comm_remote_size");
+    comm_t *c;
+    CHECK_COMM(comm, c);
+    CHECK_PTR(size);
+    if (!c->is_inter)
+        API_FAIL(MPI_ERR_COMM);
+    *size = c->rgroup->size;
+    API_END();
+}
+
+int api_group_out(group_t *g, MPI_Group *h)
+{
+    if (g->size == 0) {
+        group_release(g);
+        *h = MPI_GROUP_EMPTY;
+        return MPI_SUCCESS;
+    }
+    int rc = group_make_handle(g);
+    if (rc != MPI_SUCCESS) {
+        group_release(g);
+        return rc;
+    }
+    *h = g->handle;
+    return MPI_SUCCESS;
+}
+
+static int group_copy_out(const group_t *src, MPI_Group *h)
+{
+    group_t *g = group_new(src->size, src->world);
+    return g ? api_group_out(g, h) : MPI_ERR_NO_MEM;
+}
+
 API_WEAK(Comm_group)
 int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
@@ -48,52 +86,152 @@ int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
     comm_t *c;
     CHECK_COMM(comm, c);
     CHECK_PTR(group);
-    group_t *g = group_new(c->group->size, c->group->world);
-    if (!g || group_make_handle(g) != MPI_SUCCESS) {
-        if (g)
-            group_release(g);
-        API_FAIL(MPI_ERR_NO_MEM);
-    }
-    *group = g->handle;
+    rc = group_copy_out(c->group, group);
     API_END();
 }
 
-/* A communicator over `g` with a fresh context agreed over `parent`. */
-static int comm_derive(comm_t *parent, group_t *g, uint32_t ctx, comm_t **out)
+API_WEAK(Comm_remote_group)
+int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
 {
-    comm_t *n = comm_new(g, NULL, ctx);
-    if (!n)
+    API_BEGIN("MPI_Comm_remote_group");
+    comm_t *c;
+    CHECK_COMM(comm, c);
+    CHECK_PTR(group);
+    if (!c->is_inter)
+        API_FAIL(MPI_ERR_COMM);
+    rc = group_copy_out(c->rgroup, group);
+    API_END();
+}
+
+API_WEAK(Comm_compare)
+int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
+{
+    API_BEGIN("MPI_Comm_compare");
+    comm_t *a, *b;
+    CHECK_COMM(comm1, a);
+    CHECK_COMM(comm2, b);
+    CHECK_PTR(result);
+    if (a == b) {
+        *result = MPI_IDENT;
+    } else if (a->is_inter != b->is_inter) {
+        *result = MPI_UNEQUAL;
+    } else {
+        int l = group_compare(a->group, b->group);
+        int r = a->is_inter ? group_compare(a->rgroup, b->rgroup) : MPI_IDENT;
+        if (l == MPI_UNEQUAL || r == MPI_UNEQUAL)
+            *result = MPI_UNEQUAL;
+        else if (l == MPI_IDENT && r == MPI_IDENT)
+            *result = MPI_CONGRUENT;
+        else
+            *result = MPI_SIMILAR;
+    }
+    API_END();
+}
+
+API_WEAK(Comm_set_name)
+int PMPI_Comm_set_name(MPI_Comm comm, const char *name)
+{
+    API_BEGIN("MPI_Comm_set_name");
+    comm_t *c;
+    CHECK_COMM(comm, c);
+    CHECK_PTR(name);
+    size_t n = strnlen(name, MPI_MAX_OBJECT_NAME - 1);
+    memcpy(c->name, name, n);
+    c->name[n] = '\0';
+    API_END();
+}
+
+API_WEAK(Comm_get_name)
+int PMPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
+{
+    API_BEGIN("MPI_Comm_get_name");
+    comm_t *c;
+    CHECK_COMM(comm, c);
+    CHECK_PTR(name);
+    CHECK_PTR(resultlen);
+    size_t n = strlen(c->name);
+    memcpy(name, c->name, n + 1);
+    *resultlen = (int)n;
+    API_END();
+}
+
+/* ---- shared helpers ------------------------------------------------------ */
+
+void api_ctx_release(const uint32_t *ctx, int n)
+{
+    for (int i = 0; i < n; i++)
+        comm_ctx_release(ctx[i]);
+}
+
+int api_comm_build(comm_t *parent, group_t *local, group_t *remote, const uint32_t *ctx,
+                   comm_t **out)
+{
+    comm_t *n = comm_new(local, remote, ctx[0]);
+    if (!n) {
+        api_ctx_release(ctx, api_ctx_pairs(remote != NULL));
         return MPI_ERR_NO_MEM;
+    }
     n->errh = parent->errh;
     errh_retain(n->errh);
+    if (remote) {
+        comm_t *lc = comm_new(local, NULL, ctx[1]);
+        if (!lc) {
+            comm_release(n);
+            api_ctx_release(ctx, 2);
+            return MPI_ERR_NO_MEM;
+        }
+        lc->hidden = 1;
+        snprintf(lc->name, sizeof(lc->name), "local part of an intercommunicator");
+        comm_register_hidden(lc); /* from now on ctx[1] goes with lc */
+        n->local_comm = lc;
+    }
     int rc = comm_register(n);
     if (rc != MPI_SUCCESS) {
         comm_release(n);
+        comm_ctx_release(ctx[0]);
         return rc;
     }
     *out = n;
     return MPI_SUCCESS;
 }
 
+/* What a duplicate inherits beyond groups and error handler: attributes
+ * (through their copy callbacks), topology, info hints. */
+int api_comm_dup_extras(comm_t *c, comm_t *n)
+{
+    if (c->topo) {
+        n->topo = topo_dup(c->topo);
+        if (!n->topo)
+            return MPI_ERR_NO_MEM;
+    }
+    if (c->info) {
+        n->info = info_dup(c->info);
+        if (!n->info)
+            return MPI_ERR_NO_MEM;
+    }
+    return attr_copy(KV_COMM, c->attrs, c->handle, &n->attrs);
+}
+
 int api_comm_dup(comm_t *c, comm_t **out)
 {
-    uint32_t ctx;
-    int rc = coll_ctx_alloc(c, &ctx);
+    ctx_party_t pt;
+    uint32_t ctx[CTX_MAX_PAIRS];
+    int np = api_ctx_pairs(c->is_inter);
+    ctx_party_of(c, &pt);
+    int rc = ctx_agree(&pt, np, ctx);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (c->is_inter)
-        return MPI_ERR_COMM; /* intercommunicator dup: issue 5 */
-    rc = comm_derive(c, c->group, ctx, out);
+    comm_t *n;
+    rc = api_comm_build(c, c->group, c->rgroup, ctx, &n);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = api_comm_dup_extras(c, n);
     if (rc != MPI_SUCCESS) {
-        comm_ctx_release(ctx);
+        comm_release(n);
         return rc;
     }
-    rc = attr_copy(KV_COMM, c->attrs, c->handle, &(*out)->attrs);
-    if (rc != MPI_SUCCESS) {
-        comm_release(*out);
-        *out = NULL;
-    }
-    return rc;
+    *out = n;
+    return MPI_SUCCESS;
 }
 
 API_WEAK(Comm_dup)
@@ -117,67 +255,6 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     API_END();
 }
 
-typedef struct {
-    int color, key, rank;
-} ck_t;
-
-static int ck_cmp(const void *a, const void *b)
-{
-    const ck_t *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return x->rank - y->rank;
-}
-
-API_WEAK(Comm_split)
-int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
-{
-    API_BEGIN("MPI_Comm_split");
-    comm_t *c;
-    CHECK_PTR(newcomm);
-    CHECK_COMM(comm, c);
-    if (color < 0 && color != MPI_UNDEFINED)
-        API_FAIL(MPI_ERR_ARG);
-    if (c->is_inter)
-        API_FAIL(MPI_ERR_COMM); /* intercommunicator split: issue 5 */
-    CHECK_USABLE(c);
-    int p = c->size;
-    int mine[2] = {color, key};
-    int *all = malloc((size_t)p * 2 * sizeof(int));
-    ck_t *sel = malloc((size_t)p * sizeof(ck_t));
-    int *world = malloc((size_t)p * sizeof(int));
-    if (!all || !sel || !world) {
-        free(all), free(sel), free(world);
-        API_FAIL(MPI_ERR_NO_MEM);
-    }
-    dt_t *ints = dt_get(MPI_INT);
-    rc = coll_allgather(c, mine, 2, ints, all, 2, ints);
-    uint32_t ctx = 0;
-    if (rc == MPI_SUCCESS)
-        rc = coll_ctx_alloc(c, &ctx);
-    *newcomm = MPI_COMM_NULL;
-    if (rc == MPI_SUCCESS && color != MPI_UNDEFINED) {
-        int n = 0;
-        for (int i = 0; i < p; i++)
-            if (all[2 * i] == color)
-                sel[n++] = (ck_t){color, all[2 * i + 1], i};
-        qsort(sel, (size_t)n, sizeof(ck_t), ck_cmp);
-        for (int i = 0; i < n; i++)
-            world[i] = c->group->world[sel[i].rank];
-        group_t *g = group_new(n, world);
-        comm_t *nc;
-        rc = g ? comm_derive(c, g, ctx, &nc) : MPI_ERR_NO_MEM;
-        if (g)
-            group_release(g);
-        if (rc == MPI_SUCCESS)
-            *newcomm = nc->handle;
-    } else if (rc == MPI_SUCCESS) {
-        comm_ctx_release(ctx);
-    }
-    free(all), free(sel), free(world);
-    API_END();
-}
-
 API_WEAK(Comm_free)
 int PMPI_Comm_free(MPI_Comm *comm)
 {
@@ -186,31 +263,15 @@ int PMPI_Comm_free(MPI_Comm *comm)
     comm_t *c = comm_get(*comm);
     if (!c || c->predefined)
         API_FAIL(MPI_ERR_COMM);
+    err_comm = c;
+    /* The delete callbacks run now (and may refuse: then nothing is freed);
+     * the object itself lives on while operations still use it. */
+    rc = attr_clear(KV_COMM, &c->attrs, c->handle);
+    if (rc != MPI_SUCCESS)
+        goto fail;
     c->freed = 1;
-    comm_release(c);
     *comm = MPI_COMM_NULL;
-    API_END();
-}
-
-API_WEAK(Comm_compare)
-int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
-{
-    API_BEGIN("MPI_Comm_compare");
-    comm_t *a = comm_get(comm1), *b = comm_get(comm2);
-    CHECK_PTR(result);
-    if (!a || !b)
-        API_FAIL(MPI_ERR_COMM);
-    if (a == b) {
-        *result = MPI_IDENT;
-    } else if (a->is_inter != b->is_inter || a->size != b->size) {
-        *result = MPI_UNEQUAL;
-    } else if (!memcmp(a->group->world, b->group->world, (size_t)a->size * sizeof(int))) {
-        *result = MPI_CONGRUENT;
-    } else {
-        *result = MPI_SIMILAR;
-        for (int i = 0; i < a->size && *result == MPI_SIMILAR; i++)
-            if (group_rank_of_world(b->group, a->group->world[i]) == MPI_UNDEFINED)
-                *result = MPI_UNEQUAL;
-    }
+    comm_release(c);
+    err_comm = NULL;
     API_END();
 }

@@ -15,8 +15,7 @@ int PMPI_Cancel(MPI_Request *request)
     if (r->persistent && !r->active)
         API_FAIL(MPI_ERR_REQUEST);
     if (r->kind == REQ_GREQ) {
-        if (r->gc)
-            rc = r->gc(r->gstate, r->complete);
+        rc = api_greq_cancel(r, r->complete);
         goto fail;
     }
     rc = p2p_cancel(r);
@@ -149,8 +148,16 @@ int PMPI_Grequest_complete(MPI_Request request)
 {
     API_BEGIN("MPI_Grequest_complete");
     req_t *r = req_get(request);
-    if (!r || r->kind != REQ_GREQ)
+    if (!r || r->kind != REQ_GREQ || r->complete)
         API_FAIL(MPI_ERR_REQUEST);
+    if (r->user_freed) {
+        /* MPI_Request_free came first: the request ends here; its free
+         * function runs now, as the standard says. */
+        r->complete = 1;
+        api_greq_free(r);
+        req_free(r);
+        goto fail;
+    }
     req_complete(r);
     /* Wake a thread that may be waiting on it. */
     if (ftg.shm.base)

@@ -326,7 +326,16 @@ int PMPI_Request_free(MPI_Request *request)
     if (!r)
         API_FAIL(MPI_ERR_REQUEST);
     err_comm = r->comm;
-    if (r->complete && (!r->persistent || !r->active)) {
+    if (r->kind == REQ_GREQ) {
+        /* The handle stays valid for MPI_Grequest_complete; the free
+         * function runs when the request is both freed and complete. */
+        if (r->complete) {
+            rc = api_greq_free(r);
+            req_free(r);
+        } else {
+            r->user_freed = 1;
+        }
+    } else if (r->complete && (!r->persistent || !r->active)) {
         req_free(r);
     } else {
         /* Still running: it frees itself when it completes. */

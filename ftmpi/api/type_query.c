@@ -1,4 +1,4 @@
-/* Datatype queries (size, extents) and addresses. */
+/* Datatype queries (size, extents, envelope, names) and addresses. */
 #include "api/api.h"
 
 #include <string.h>
@@ -105,5 +105,61 @@ int PMPI_Type_set_name(MPI_Datatype type, const char *name)
     size_t n = strnlen(name, MPI_MAX_OBJECT_NAME - 1);
     memcpy(dt->name, name, n);
     dt->name[n] = 0;
+    API_END();
+}
+
+API_WEAK(Type_get_envelope)
+int PMPI_Type_get_envelope(MPI_Datatype type, int *ni, int *na, int *nd, int *combiner)
+{
+    API_BEGIN("MPI_Type_get_envelope");
+    dt_t *dt;
+    CHECK_PTR(ni);
+    CHECK_PTR(na);
+    CHECK_PTR(nd);
+    CHECK_PTR(combiner);
+    if ((rc = get_dt(type, &dt)) != MPI_SUCCESS)
+        goto fail;
+    rc = dt_get_envelope(dt, ni, na, nd, combiner);
+    API_END();
+}
+
+API_WEAK(Type_get_contents)
+int PMPI_Type_get_contents(MPI_Datatype type, int max_integers, int max_addresses,
+                           int max_datatypes, int ints[], MPI_Aint aints[],
+                           MPI_Datatype types[])
+{
+    API_BEGIN("MPI_Type_get_contents");
+    dt_t *dt;
+    if ((rc = get_dt(type, &dt)) != MPI_SUCCESS)
+        goto fail;
+    rc = dt_get_contents(dt, max_integers, max_addresses, max_datatypes, ints, aints, types);
+    API_END();
+}
+
+API_WEAK(Type_match_size)
+int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *type)
+{
+    API_BEGIN("MPI_Type_match_size");
+    CHECK_PTR(type);
+    static const struct { int cls, size; MPI_Datatype t; } table[] = {
+        {MPI_TYPECLASS_REAL, 4, MPI_REAL4},
+        {MPI_TYPECLASS_REAL, 8, MPI_REAL8},
+        {MPI_TYPECLASS_REAL, sizeof(long double), MPI_LONG_DOUBLE},
+        {MPI_TYPECLASS_INTEGER, 1, MPI_INTEGER1},
+        {MPI_TYPECLASS_INTEGER, 2, MPI_INTEGER2},
+        {MPI_TYPECLASS_INTEGER, 4, MPI_INTEGER4},
+        {MPI_TYPECLASS_INTEGER, 8, MPI_INTEGER8},
+        {MPI_TYPECLASS_COMPLEX, 8, MPI_COMPLEX},
+        {MPI_TYPECLASS_COMPLEX, 16, MPI_DOUBLE_COMPLEX},
+        {MPI_TYPECLASS_COMPLEX, 2 * sizeof(long double), MPI_C_LONG_DOUBLE_COMPLEX},
+    };
+    *type = MPI_DATATYPE_NULL;
+    for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+        if (table[i].cls == typeclass && table[i].size == size) {
+            *type = table[i].t;
+            break;
+        }
+    if (*type == MPI_DATATYPE_NULL)
+        API_FAIL(MPI_ERR_ARG);
     API_END();
 }

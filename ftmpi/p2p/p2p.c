@@ -513,6 +513,13 @@ int p2p_has_pending(void)
     return xmit_pending();
 }
 
+int p2p_outbound_busy(void)
+{
+    /* Queued packets, sends waiting for their receiver (freed or buffered
+     * rendezvous sends must still be delivered before we leave), streams. */
+    return xmit_pending() || !list_empty(&waiting_sends) || stream_active();
+}
+
 static void fail_req(req_t *r, int err)
 {
     list_del(&r->link);

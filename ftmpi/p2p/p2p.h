@@ -70,6 +70,8 @@ void p2p_on_packet(void *ctx, uint32_t src_slot, void *payload, size_t len);
 /* Retry sends that found a ring full. Returns work done. */
 int p2p_flush_pending(void);
 int p2p_has_pending(void);
+/* Anything of ours not yet delivered (MPI_Finalize waits for it)? */
+int p2p_outbound_busy(void);
 
 /* Fault tolerance hooks: fail every request that waits on world rank w. */
 void p2p_peer_failed(int world, int err);

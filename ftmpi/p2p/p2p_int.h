@@ -23,5 +23,6 @@ void stream_add(req_t *r);
 int stream_progress(void);
 void stream_drop_peer(int world, int err);
 void stream_fail_comm(comm_t *c, int err);
+int stream_active(void);
 
 #endif

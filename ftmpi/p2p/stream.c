@@ -91,3 +91,8 @@ void stream_fail_comm(comm_t *c, int err)
         }
     }
 }
+
+int stream_active(void)
+{
+    return !list_empty(&streams);
+}

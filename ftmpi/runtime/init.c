@@ -204,7 +204,7 @@ int ft_lib_init(int required, int *provided)
 static int nothing_pending(void *arg)
 {
     (void)arg;
-    return !p2p_has_pending();
+    return !p2p_outbound_busy();
 }
 
 int ft_lib_finalize(void)

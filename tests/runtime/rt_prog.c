@@ -132,6 +132,15 @@ static int sc_kv(void)
         fprintf(stderr, "rank %d: short buffer not reported\n", info.rank);
         return 4;
     }
+    /* Nothing pending: a forced look returns at once, and so does the
+     * fast path. */
+    rtc_event_t ev;
+    double t = now();
+    if (rtc_next_event(&ev, 1) != 0 || rtc_next_event(&ev, 0) != 0 ||
+        now() - t > 1.0) {
+        fprintf(stderr, "rank %d: an event out of nowhere\n", info.rank);
+        return 4;
+    }
     /* Suspecting a live process is cleared, not a failure. */
     if (info.rank == 0 && info.size > 1)
         rtc_suspect(info.size - 1);
@@ -174,8 +183,8 @@ static int sc_events(int n)
             return 5;
         }
         if (ev.kind == RTC_EV_FAILURE) {
-            printf("event rank %d: failure of %d sig %d code %d\n",
-                   info.rank, ev.rank, ev.signal, ev.exit_code);
+            printf("event rank %d: failure of %d sig %d code %d at %.6f\n",
+                   info.rank, ev.rank, ev.signal, ev.exit_code, now());
             seen++;
         }
         rtc_event_free(&ev);
@@ -186,13 +195,22 @@ static int sc_events(int n)
 
 /* The victim(s) die by themselves or are killed; every survivor prints
  * the failure and when it learned of it relative to the fence. */
-static int sc_fault(const char *name, int iters)
+/* Loop over fault point NAME; survivors (not replacements) then wait for
+ * `wait_failures` failure events before they finalize. */
+static int sc_fault(const char *name, int iters, int wait_failures)
 {
     init();
     rtc_fence();
     for (int i = 0; i < iters; i++) {
         rtc_fault_point(name, i);
         usleep(1000);
+    }
+    for (int seen = 0; seen < wait_failures && !info.restarted;) {
+        rtc_event_t ev;
+        if (!wait_event(&ev, 20.0))
+            return 5;
+        seen += ev.kind == RTC_EV_FAILURE;
+        rtc_event_free(&ev);
     }
     printf("rank %d inc %u done\n", info.rank, info.incarnation);
     rtc_finalize();
@@ -234,6 +252,7 @@ static int sc_recover(int rounds)
             rtc_recovery_join(gen);
             need_join = 0;
             joined = 1;
+            rtc_fault_point("joined", (long)gen); /* --kill-at joined=G@R */
         }
         rtc_event_t ev;
         if (!wait_event(&ev, 30.0)) {
@@ -251,6 +270,7 @@ static int sc_recover(int rounds)
             gen = r->generation;
             done = (int)gen;
             need_join = joined = 0;
+            rtc_fault_point("recovered", (long)gen); /* --kill-at recovered=G@R */
         }
         rtc_event_free(&ev);
     }
@@ -290,7 +310,17 @@ int main(int argc, char **argv)
         return sc_events(a);
     if (!strcmp(sc, "fault"))
         return sc_fault(argc > 2 ? argv[2] : "iter",
-                        argc > 3 ? atoi(argv[3]) : 10);
+                        argc > 3 ? atoi(argv[3]) : 10,
+                        argc > 4 ? atoi(argv[4]) : 0);
+    if (!strcmp(sc, "closectl")) {
+        /* The last rank closes its control connection and lives on. */
+        init();
+        rtc_fence();
+        if (info.rank == info.size - 1)
+            close(info.ctl_fd);
+        sleep(20);
+        return 0;
+    }
     if (!strcmp(sc, "abort"))
         return sc_abort(a);
     if (!strcmp(sc, "recover"))
