@@ -1,8 +1,16 @@
 /*
- * Collectives: internal entry points (one per operation, algorithms chosen
- * inside) and the point-to-point helpers they use. Collective traffic runs
- * on the communicator's collective context, with the call's sequence
- * number as the tag, so it never matches user messages.
+ * Collectives: internal entry points and the point-to-point helpers they
+ * use. Collective traffic runs on the communicator's collective context
+ * (c->ctx + 1), with the call's sequence number as the tag, so it never
+ * matches user messages.
+ *
+ * Every entry point coll_iX(..., req_t **req_p) builds a schedule with the
+ * algorithm chosen by coll_select.c and either runs it to completion
+ * (req_p == NULL: the blocking collective) or returns a REQ_COLL request
+ * that the progress engine completes (the non-blocking one). coll_X(...)
+ * is the blocking form. Arguments are already checked by the API layer;
+ * results are MPI error classes. Intercommunicators are handled inside
+ * (MPI-2 semantics; roots are MPI_ROOT / MPI_PROC_NULL / a remote rank).
  */
 #ifndef FTMPI_COLL_H
 #define FTMPI_COLL_H
@@ -30,16 +38,85 @@ void coll_local_copy(const void *src, void *dst, size_t count, dt_t *dt);
 int coll_local_copy2(const void *sbuf, size_t scount, dt_t *sdt, void *rbuf, size_t rcount,
                      dt_t *rdt);
 
-int coll_barrier(comm_t *c);
-int coll_bcast(comm_t *c, void *buf, int count, dt_t *dt, int root);
-int coll_reduce(comm_t *c, const void *sbuf, void *rbuf, int count, dt_t *dt, op_t *op, int root);
-int coll_allreduce(comm_t *c, const void *sbuf, void *rbuf, int count, dt_t *dt, op_t *op);
-int coll_gather(comm_t *c, const void *sbuf, int scount, dt_t *sdt, void *rbuf, int rcount,
-                dt_t *rdt, int root);
-int coll_allgather(comm_t *c, const void *sbuf, int scount, dt_t *sdt, void *rbuf, int rcount,
-                   dt_t *rdt);
+/* The local intracommunicator of an intercommunicator (same local group,
+ * its own context), or NULL when the communicator layer has none. */
+comm_t *coll_inter_local(comm_t *c);
+
+/* ---- entry points (req_p == NULL: blocking) ------------------------------ */
+int coll_ibarrier(comm_t *c, req_t **req_p);
+int coll_ibcast(comm_t *c, void *buf, int count, dt_t *dt, int root, req_t **req_p);
+int coll_igather(comm_t *c, const void *sbuf, int scount, dt_t *sdt, void *rbuf, int rcount,
+                 dt_t *rdt, int root, req_t **req_p);
+int coll_igatherv(comm_t *c, const void *sbuf, int scount, dt_t *sdt, void *rbuf,
+                  const int *rcounts, const int *displs, dt_t *rdt, int root, req_t **req_p);
+int coll_iscatter(comm_t *c, const void *sbuf, int scount, dt_t *sdt, void *rbuf, int rcount,
+                  dt_t *rdt, int root, req_t **req_p);
+int coll_iscatterv(comm_t *c, const void *sbuf, const int *scounts, const int *displs,
+                   dt_t *sdt, void *rbuf, int rcount, dt_t *rdt, int root, req_t **req_p);
+int coll_iallgather(comm_t *c, const void *sbuf, int scount, dt_t *sdt, void *rbuf, int rcount,
+                    dt_t *rdt, req_t **req_p);
+int coll_iallgatherv(comm_t *c, const void *sbuf, int scount, dt_t *sdt, void *rbuf,
+                     const int *rcounts, const int *displs, dt_t *rdt, req_t **req_p);
+int coll_ialltoall(comm_t *c, const void *sbuf, int scount, dt_t *sdt, void *rbuf, int rcount,
+                   dt_t *rdt, req_t **req_p);
+int coll_ialltoallv(comm_t *c, const void *sbuf, const int *scounts, const int *sdispls,
+                    dt_t *sdt, void *rbuf, const int *rcounts, const int *rdispls, dt_t *rdt,
+                    req_t **req_p);
+/* Alltoallw: displacements in bytes, one type per peer. */
+int coll_ialltoallw(comm_t *c, const void *sbuf, const int *scounts, const int *sdispls,
+                    dt_t *const *sdts, void *rbuf, const int *rcounts, const int *rdispls,
+                    dt_t *const *rdts, req_t **req_p);
+int coll_ireduce(comm_t *c, const void *sbuf, void *rbuf, int count, dt_t *dt, op_t *op,
+                 int root, req_t **req_p);
+int coll_iallreduce(comm_t *c, const void *sbuf, void *rbuf, int count, dt_t *dt, op_t *op,
+                    req_t **req_p);
+int coll_ireduce_scatter(comm_t *c, const void *sbuf, void *rbuf, const int *rcounts, dt_t *dt,
+                         op_t *op, req_t **req_p);
+int coll_ireduce_scatter_block(comm_t *c, const void *sbuf, void *rbuf, int rcount, dt_t *dt,
+                               op_t *op, req_t **req_p);
+int coll_iscan(comm_t *c, const void *sbuf, void *rbuf, int count, dt_t *dt, op_t *op,
+               req_t **req_p);
+int coll_iexscan(comm_t *c, const void *sbuf, void *rbuf, int count, dt_t *dt, op_t *op,
+                 req_t **req_p);
+
+/* Blocking forms used inside the library. */
+static inline int coll_barrier(comm_t *c) { return coll_ibarrier(c, NULL); }
+static inline int coll_bcast(comm_t *c, void *buf, int count, dt_t *dt, int root)
+{
+    return coll_ibcast(c, buf, count, dt, root, NULL);
+}
+static inline int coll_reduce(comm_t *c, const void *sbuf, void *rbuf, int count, dt_t *dt,
+                              op_t *op, int root)
+{
+    return coll_ireduce(c, sbuf, rbuf, count, dt, op, root, NULL);
+}
+static inline int coll_allreduce(comm_t *c, const void *sbuf, void *rbuf, int count, dt_t *dt,
+                                 op_t *op)
+{
+    return coll_iallreduce(c, sbuf, rbuf, count, dt, op, NULL);
+}
+static inline int coll_gather(comm_t *c, const void *sbuf, int scount, dt_t *sdt, void *rbuf,
+                              int rcount, dt_t *rdt, int root)
+{
+    return coll_igather(c, sbuf, scount, sdt, rbuf, rcount, rdt, root, NULL);
+}
+static inline int coll_allgather(comm_t *c, const void *sbuf, int scount, dt_t *sdt, void *rbuf,
+                                 int rcount, dt_t *rdt)
+{
+    return coll_iallgather(c, sbuf, scount, sdt, rbuf, rcount, rdt, NULL);
+}
 
 /* Agree on a fresh context id over c (collective over c). */
 int coll_ctx_alloc(comm_t *c, uint32_t *ctx_p);
+
+/* ---- fault tolerance (called by ft/) ------------------------------------- */
+/* End every collective in progress on c with err (MPI_ERR_OTHER when a
+ * member failed): blocked callers return, non-blocking requests complete
+ * with the error. c == NULL: every communicator. */
+void coll_fail_comm(comm_t *c, int err);
+/* A REQ_COLL request that is already complete with err (non-blocking
+ * collectives that had to run to completion at once: ATOMIC mode, BLANK
+ * gaps). */
+int coll_done_request(comm_t *c, int err, req_t **req_p);
 
 #endif

@@ -1,48 +1,42 @@
 /*
- * Gather: every rank sends to the root, which posts all receives at once
- * (p - 1) * alpha + n * beta at the root. Allgather: gather to rank 0 and
- * broadcast the result. Issue 6 adds binomial, Bruck and ring variants.
+ * Gather(v), linear: every rank sends its block to the root, which posts
+ * all receives at once. Cost at the root: (p-1) alpha + (p-1) b beta; the
+ * other ranks send one message. Best for long blocks (no forwarding) and
+ * small p. Any p.
  */
-#include "coll/coll.h"
+#include "coll/algs.h"
 
-#include <stdlib.h>
-
-int coll_gather(comm_t *c, const void *sbuf, int scount, dt_t *sdt, void *rbuf, int rcount,
-                dt_t *rdt, int root)
+int gather_linear(sched_t *s, const void *sbuf, size_t scount, dt_t *sdt, void *rbuf,
+                  size_t rcount, dt_t *rdt, int root)
 {
-    int p = c->size, tag = coll_tag(c);
-    if (c->rank != root)
-        return coll_send(c, sbuf, (size_t)scount, sdt, root, tag);
-    req_t **rs = calloc((size_t)p, sizeof(*rs));
-    if (!rs)
-        return MPI_ERR_NO_MEM;
-    int rc = MPI_SUCCESS;
-    for (int i = 0; i < p && rc == MPI_SUCCESS; i++) {
-        char *dst = (char *)rbuf + (MPI_Aint)i * rcount * rdt->extent;
-        if (i == root) {
-            if (sbuf != MPI_IN_PLACE)
-                rc = coll_local_copy2(sbuf, (size_t)scount, sdt, dst, (size_t)rcount, rdt);
-        } else {
-            rc = coll_irecv(c, dst, (size_t)rcount, rdt, i, tag, &rs[i]);
-        }
+    int p = coll_p(s), me = coll_me(s);
+    if (me != root) {
+        sched_send(s, sbuf, scount, sdt, root);
+        return MPI_SUCCESS;
     }
-    int rc2 = coll_waitall(rs, p);
-    free(rs);
-    return rc != MPI_SUCCESS ? rc : rc2;
+    for (int k = 1; k < p; k++) {
+        int i = (root + k) % p;
+        sched_recv(s, coll_at(rbuf, rdt, (size_t)i * rcount), rcount, rdt, i);
+    }
+    if (sbuf != MPI_IN_PLACE)
+        sched_copy(s, sbuf, scount, sdt, coll_at(rbuf, rdt, (size_t)root * rcount), rcount, rdt);
+    return MPI_SUCCESS;
 }
 
-int coll_allgather(comm_t *c, const void *sbuf, int scount, dt_t *sdt, void *rbuf, int rcount,
-                   dt_t *rdt)
+int gatherv_linear(sched_t *s, const void *sbuf, size_t scount, dt_t *sdt, void *rbuf,
+                   const int *rcounts, const int *displs, dt_t *rdt, int root)
 {
-    if (sbuf == MPI_IN_PLACE && c->rank != 0) {
-        /* My block is already in place in rbuf: send it from there. */
-        sbuf = (char *)rbuf + (MPI_Aint)c->rank * rcount * rdt->extent;
-        scount = rcount;
-        sdt = rdt;
+    int p = coll_p(s), me = coll_me(s);
+    if (me != root) {
+        sched_send(s, sbuf, scount, sdt, root);
+        return MPI_SUCCESS;
     }
-    int rc = coll_gather(c, sbuf, scount, sdt, rbuf, rcount, rdt, 0);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    /* Broadcast the whole receive buffer as p * rcount elements. */
-    return coll_bcast(c, rbuf, c->size * rcount, rdt, 0);
+    for (int k = 1; k < p; k++) {
+        int i = (root + k) % p;
+        sched_recv(s, coll_at(rbuf, rdt, (size_t)displs[i]), (size_t)rcounts[i], rdt, i);
+    }
+    if (sbuf != MPI_IN_PLACE)
+        sched_copy(s, sbuf, scount, sdt, coll_at(rbuf, rdt, (size_t)displs[root]),
+                   (size_t)rcounts[root], rdt);
+    return MPI_SUCCESS;
 }

@@ -221,19 +221,30 @@ static int kernel(int op, dt_kind_t k, const void *in, void *inout, size_t n)
     }
 }
 
-/* Reduce element by element over a derived type's blocks. */
+/* Reduce element by element over a derived type's runs of basic units. */
+typedef struct {
+    int op;
+    const char *in;
+    char *inout;
+} derived_arg_t;
+
+static int derived_run(void *arg, MPI_Aint disp, dt_kind_t kind, size_t n)
+{
+    derived_arg_t *d = arg;
+    return kernel(d->op, kind, d->in + disp, d->inout + disp, n) != 0 ? MPI_ERR_OP : 0;
+}
+
 static int apply_derived(int op, const dt_t *dt, const char *in, char *inout, int count)
 {
-    size_t bsz = dt->elem_count ? dt->size / dt->elem_count : 0;
-    for (int e = 0; e < count; e++) {
-        for (size_t b = 0; b < dt->nblocks; b++) {
-            MPI_Aint off = (MPI_Aint)e * dt->extent + dt->blocks[b].disp;
-            size_t n = bsz ? dt->blocks[b].len / bsz : 0;
-            if (kernel(op, dt->elem_kind, in + off, inout + off, n) != 0)
-                return MPI_ERR_OP;
-        }
-    }
-    return MPI_SUCCESS;
+    derived_arg_t d = {op, in, inout};
+    return dt_foreach_run(dt, (size_t)count, derived_run, &d);
+}
+
+static int replace_block(void *arg, MPI_Aint disp, size_t len)
+{
+    derived_arg_t *d = arg;
+    memcpy(d->inout + disp, d->in + disp, len);
+    return 0;
 }
 
 int op_apply(const op_t *op, const void *in, void *inout, int count, dt_t *dt)
@@ -250,11 +261,8 @@ int op_apply(const op_t *op, const void *in, void *inout, int count, dt_t *dt)
         return MPI_SUCCESS;
     if (op->index == OPX_REPLACE) {
         /* inout takes in's values, through the type's layout. */
-        for (int e = 0; e < count; e++)
-            for (size_t b = 0; b < dt->nblocks; b++) {
-                MPI_Aint off = (MPI_Aint)e * dt->extent + dt->blocks[b].disp;
-                memcpy((char *)inout + off, (const char *)in + off, dt->blocks[b].len);
-            }
+        derived_arg_t d = {0, in, inout};
+        dt_foreach_block(dt, (size_t)count, replace_block, &d);
         return MPI_SUCCESS;
     }
     if (dt->predefined && dt->contig)

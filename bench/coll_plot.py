@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""coll_plot.py: plot bench/coll_lat.c results of ftmpi, Open MPI and MPICH.
+
+usage: bench/coll_plot.py OUT.svg NP=DIR [NP=DIR ...]
+
+Each DIR is a `bench/compare.sh --bench coll_lat --keep DIR` directory holding
+<impl>.run<r>.out files. For every (implementation, metric, size) the median
+over the runs is plotted: one panel per metric (rows) and rank count
+(columns), log-log, latency in microseconds against message size. Plain
+Python, writes SVG by hand (no plotting library needed).
+"""
+import glob
+import math
+import os
+import statistics
+import sys
+
+IMPLS = [("ftmpi", "ftmpi", "#d62728"), ("openmpi", "Open MPI", "#1f77b4"),
+         ("mpich", "MPICH", "#2ca02c")]
+METRICS = ["bcast", "allreduce", "alltoall", "allgather", "barrier"]
+
+
+def load(d):
+    data = {}
+    for impl, _, _ in IMPLS:
+        runs = {}
+        for f in glob.glob(os.path.join(d, impl + ".run*.out")):
+            for line in open(f):
+                w = line.split()
+                if len(w) == 3 and not line.startswith("#"):
+                    runs.setdefault((w[0], int(w[1])), []).append(float(w[2]))
+        data[impl] = {k: statistics.median(v) for k, v in runs.items()}
+    return data
+
+
+def main():
+    if len(sys.argv) < 3:
+        print(__doc__)
+        return 2
+    out = sys.argv[1]
+    cols = []
+    for a in sys.argv[2:]:
+        np_, d = a.split("=", 1)
+        cols.append((int(np_), load(d)))
+    W, H, ML, MT, GAP = 300, 200, 60, 30, 40
+    width = ML + len(cols) * (W + GAP) + 20
+    height = MT + len(METRICS) * (H + GAP) + 40
+    s = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+         'font-family="sans-serif" font-size="11">' % (width, height),
+         '<rect width="100%" height="100%" fill="white"/>']
+    for li, (impl, label, color) in enumerate(IMPLS):
+        x = ML + li * 110
+        s.append('<line x1="%d" y1="14" x2="%d" y2="14" stroke="%s" stroke-width="2"/>'
+                 % (x, x + 20, color))
+        s.append('<text x="%d" y="18">%s</text>' % (x + 24, label))
+    for ri, metric in enumerate(METRICS):
+        for ci, (np_, data) in enumerate(cols):
+            x0 = ML + ci * (W + GAP)
+            y0 = MT + ri * (H + GAP)
+            s.append('<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#888"/>'
+                     % (x0, y0, W, H))
+            s.append('<text x="%d" y="%d" font-weight="bold">%s, np %d (usec)</text>'
+                     % (x0 + 4, y0 - 4, metric, np_))
+            pts = {impl: sorted((k[1], v) for k, v in data[impl].items() if k[0] == metric)
+                   for impl, _, _ in IMPLS}
+            vals = [v for p in pts.values() for _, v in p if v > 0]
+            sizes = [sz for p in pts.values() for sz, _ in p]
+            if not vals:
+                continue
+            if metric == "barrier":  # bars
+                for li, (impl, label, color) in enumerate(IMPLS):
+                    if not pts[impl]:
+                        continue
+                    v = pts[impl][0][1]
+                    top = max(vals) * 1.1
+                    bh = (H - 20) * v / top
+                    s.append('<rect x="%d" y="%.1f" width="60" height="%.1f" fill="%s"/>'
+                             % (x0 + 30 + li * 85, y0 + H - bh, bh, color))
+                    s.append('<text x="%d" y="%.1f">%.3g</text>'
+                             % (x0 + 32 + li * 85, y0 + H - bh - 3, v))
+                continue
+            lo, hi = math.log10(min(vals)), math.log10(max(vals))
+            if hi - lo < 1e-9:
+                hi = lo + 1
+            slo, shi = math.log2(max(min(sizes), 1)), math.log2(max(sizes))
+            if shi - slo < 1e-9:
+                shi = slo + 1
+
+            def px(sz):
+                return x0 + 5 + (W - 10) * (math.log2(max(sz, 1)) - slo) / (shi - slo)
+
+            def py(v):
+                return y0 + H - 5 - (H - 10) * (math.log10(v) - lo) / (hi - lo)
+            for e in range(math.floor(lo), math.ceil(hi) + 1):
+                if lo <= e <= hi:
+                    s.append('<text x="%d" y="%.1f" text-anchor="end">%g</text>'
+                             % (x0 - 3, py(10 ** e) + 4, 10 ** e))
+                    s.append('<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#eee"/>'
+                             % (x0, x0 + W, py(10 ** e), py(10 ** e)))
+            for sz in (8, 1024, 1 << 20):
+                if min(sizes) <= sz <= max(sizes):
+                    lab = "8 B" if sz == 8 else ("1 KiB" if sz == 1024 else "1 MiB")
+                    s.append('<text x="%.1f" y="%d" text-anchor="middle">%s</text>'
+                             % (px(sz), y0 + H + 12, lab))
+            for impl, label, color in IMPLS:
+                p = [(sz, v) for sz, v in pts[impl] if v > 0]
+                if len(p) < 2:
+                    continue
+                path = " ".join("%.1f,%.1f" % (px(sz), py(v)) for sz, v in p)
+                s.append('<polyline fill="none" stroke="%s" stroke-width="1.5" points="%s"/>'
+                         % (color, path))
+    s.append("</svg>")
+    with open(out, "w") as f:
+        f.write("\n".join(s) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

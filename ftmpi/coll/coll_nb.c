@@ -1,0 +1,119 @@
+/*
+ * Running schedules: blocking collectives wait for theirs; non-blocking
+ * ones get a REQ_COLL request and are advanced by a progress hook, which
+ * the progress engine runs inside every MPI call that polls (Wait, Test,
+ * any blocking call). The hook is installed only while such requests exist.
+ *
+ * Every running schedule is on one list, so that the fault-tolerance layer
+ * can end all collectives on a communicator at once (coll_fail_comm).
+ */
+#include "coll/coll_nb.h"
+
+#include "p2p/progress.h"
+
+static list_node_t running = LIST_INIT(running);
+static int n_nb;
+
+static int nb_hook(void);
+
+static void finish_nb(sched_t *s)
+{
+    req_t *r = s->req;
+    list_del(&s->link);
+    r->status.MPI_ERROR = s->err;
+    r->ctx = NULL;
+    sched_free(s);
+    if (--n_nb == 0)
+        progress_remove_hook(nb_hook);
+    req_complete(r);
+}
+
+static int nb_hook(void)
+{
+    int work = 0;
+    list_node_t *n, *t;
+    list_for_each_safe(n, t, &running) {
+        sched_t *s = list_entry(n, sched_t, link);
+        if (!s->req)
+            continue; /* a blocking collective: its caller drives it */
+        int lo = s->lo;
+        if (sched_progress(s)) {
+            finish_nb(s);
+            work++;
+        } else if (s->lo != lo) {
+            work++;
+        }
+    }
+    return work;
+}
+
+int coll_run(sched_t *s, req_t **req_p)
+{
+    if (s->err != MPI_SUCCESS) {
+        int rc = s->err;
+        sched_free(s);
+        return rc;
+    }
+    list_add_tail(&running, &s->link);
+    if (!req_p) {
+        int rc = sched_wait(s);
+        list_del(&s->link);
+        sched_free(s);
+        return rc;
+    }
+    req_t *r = req_alloc(REQ_COLL);
+    if (!r) {
+        list_del(&s->link);
+        sched_free(s);
+        return MPI_ERR_NO_MEM;
+    }
+    r->comm = s->comm;
+    comm_retain(r->comm);
+    r->ctx = s;
+    r->status.MPI_SOURCE = MPI_ANY_SOURCE;
+    r->status.MPI_TAG = MPI_ANY_TAG;
+    r->status.MPI_ERROR = MPI_SUCCESS;
+    s->req = r;
+    if (n_nb++ == 0)
+        progress_add_hook(nb_hook);
+    if (sched_progress(s))
+        finish_nb(s);
+    *req_p = r;
+    return MPI_SUCCESS;
+}
+
+void coll_fail_comm(comm_t *c, int err)
+{
+    list_node_t *n, *t;
+    list_for_each_safe(n, t, &running) {
+        sched_t *s = list_entry(n, sched_t, link);
+        if (c && s->comm != c && s->lcomm != c)
+            continue;
+        sched_abort(s, err);
+        if (s->req)
+            finish_nb(s);
+    }
+}
+
+/* Default until the communicator layer provides intercommunicators with a
+ * local intracommunicator (a strong definition there replaces this one). */
+__attribute__((weak)) comm_t *coll_inter_local(comm_t *c)
+{
+    (void)c;
+    return NULL;
+}
+
+int coll_done_request(comm_t *c, int err, req_t **req_p)
+{
+    req_t *r = req_alloc(REQ_COLL);
+    if (!r)
+        return MPI_ERR_NO_MEM;
+    r->comm = c;
+    comm_retain(c);
+    r->status.MPI_SOURCE = MPI_ANY_SOURCE;
+    r->status.MPI_TAG = MPI_ANY_TAG;
+    r->status.MPI_ERROR = err;
+    req_complete(r);
+    *req_p = r;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,243 @@
+/*
+ * Algorithm choice: forced by the user, else the rules file, else the
+ * built-in thresholds below (see coll_select.h and docs/collectives.md).
+ */
+#include "coll/coll_select.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+typedef struct {
+    const char *name;
+    const char *env;
+    const char *const *algs;
+    int nalgs;
+} kind_info_t;
+
+#define ALGS(...) (const char *const[]){__VA_ARGS__}, \
+    (int)(sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
+
+static const kind_info_t kinds[COLL_NKINDS] = {
+    [COLL_BARRIER] = {"barrier", "FTMPI_COLL_BARRIER", ALGS("dissemination")},
+    [COLL_BCAST] = {"bcast", "FTMPI_COLL_BCAST",
+                    ALGS("binomial", "pipeline", "bintree", "scatter_allgather")},
+    [COLL_REDUCE] = {"reduce", "FTMPI_COLL_REDUCE", ALGS("binomial", "pipeline")},
+    [COLL_ALLREDUCE] = {"allreduce", "FTMPI_COLL_ALLREDUCE",
+                        ALGS("recursive_doubling", "rabenseifner", "ring", "reduce_bcast")},
+    [COLL_GATHER] = {"gather", "FTMPI_COLL_GATHER", ALGS("linear", "binomial")},
+    [COLL_SCATTER] = {"scatter", "FTMPI_COLL_SCATTER", ALGS("linear", "binomial")},
+    [COLL_ALLGATHER] = {"allgather", "FTMPI_COLL_ALLGATHER",
+                        ALGS("ring", "recursive_doubling", "bruck")},
+    [COLL_ALLGATHERV] = {"allgatherv", "FTMPI_COLL_ALLGATHERV", ALGS("ring", "linear")},
+    [COLL_ALLTOALL] = {"alltoall", "FTMPI_COLL_ALLTOALL", ALGS("linear", "pairwise", "bruck")},
+    [COLL_ALLTOALLV] = {"alltoallv", "FTMPI_COLL_ALLTOALLV", ALGS("linear", "pairwise")},
+    [COLL_REDUCE_SCATTER] = {"reduce_scatter", "FTMPI_COLL_REDUCE_SCATTER",
+                             ALGS("reduce_scatterv", "ring")},
+    [COLL_SCAN] = {"scan", "FTMPI_COLL_SCAN", ALGS("linear", "recursive_doubling")},
+};
+
+const char *coll_kind_name(coll_kind_t k) { return kinds[k].name; }
+int coll_alg_count(coll_kind_t k) { return kinds[k].nalgs; }
+const char *coll_alg_name(coll_kind_t k, int alg) { return kinds[k].algs[alg]; }
+
+int coll_kind_by_name(const char *name)
+{
+    for (int k = 0; k < COLL_NKINDS; k++)
+        if (!strcasecmp(name, kinds[k].name))
+            return k;
+    return -1;
+}
+
+int coll_alg_by_name(coll_kind_t k, const char *name)
+{
+    for (int a = 0; a < kinds[k].nalgs; a++)
+        if (!strcasecmp(name, kinds[k].algs[a]))
+            return a;
+    return -1;
+}
+
+/* ---- settings ------------------------------------------------------------ */
+
+static int loaded;
+static coll_choice_t forced[COLL_NKINDS];
+static int is_forced[COLL_NKINDS];
+static coll_rule_t *rules;
+static int nrules;
+
+/* "alg[:seg]" for kind k. */
+static int parse_choice(coll_kind_t k, const char *v, coll_choice_t *c)
+{
+    char name[64];
+    size_t n = strcspn(v, ":");
+    if (n == 0 || n >= sizeof(name))
+        return -1;
+    memcpy(name, v, n);
+    name[n] = 0;
+    if ((c->alg = coll_alg_by_name(k, name)) < 0)
+        return -1;
+    c->seg = 0;
+    if (v[n] == ':') {
+        char *end;
+        c->seg = (size_t)strtoull(v + n + 1, &end, 10);
+        if (*end == 'K' || *end == 'k')
+            c->seg <<= 10;
+        else if (*end == 'M' || *end == 'm')
+            c->seg <<= 20;
+    }
+    return 0;
+}
+
+static void force(coll_kind_t k, const char *v, const char *what)
+{
+    if (parse_choice(k, v, &forced[k]) == 0) {
+        is_forced[k] = 1;
+        return;
+    }
+    fprintf(stderr, "ftmpi: %s: unknown %s algorithm '%s' (known:", what, kinds[k].name, v);
+    for (int a = 0; a < kinds[k].nalgs; a++)
+        fprintf(stderr, " %s", kinds[k].algs[a]);
+    fprintf(stderr, "); ignored\n");
+}
+
+static void load(void)
+{
+    loaded = 1;
+    const char *all = getenv("FTMPI_COLL");
+    if (all && *all) {
+        char *copy = strdup(all), *save = NULL;
+        for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save)) {
+            char *eq = strchr(t, '=');
+            int k = eq ? (*eq = 0, coll_kind_by_name(t)) : -1;
+            if (k < 0)
+                fprintf(stderr, "ftmpi: FTMPI_COLL: bad item '%s' ignored\n", t);
+            else
+                force((coll_kind_t)k, eq + 1, "FTMPI_COLL");
+        }
+        free(copy);
+    }
+    for (int k = 0; k < COLL_NKINDS; k++) {
+        const char *v = getenv(kinds[k].env);
+        if (v && *v)
+            force((coll_kind_t)k, v, kinds[k].env);
+    }
+    const char *path = getenv("FTMPI_COLL_RULES");
+    if (path && *path) {
+        int n = coll_rules_load(path, &rules);
+        nrules = n > 0 ? n : 0;
+    }
+}
+
+/* ---- built-in thresholds ------------------------------------------------- */
+
+static coll_choice_t C(int alg, size_t seg)
+{
+    coll_choice_t c = {alg, seg};
+    return c;
+}
+
+/*
+ * Measured with tools/ftmpi_tune on a 2-core machine at p = 2, 4, 8 (4 and 8
+ * oversubscribed): there, every extra sequential step costs a context switch,
+ * so algorithms with few steps (binomial trees, recursive doubling, reduce +
+ * bcast) win far into the large messages. Above 8 ranks (not measurable
+ * here) the classic choices stand: pipelines, scatter+allgather, ring and
+ * Rabenseifner for long messages. A rules file overrides all of this.
+ */
+static coll_choice_t builtin(coll_kind_t k, int p, size_t n)
+{
+    int pow2 = (p & (p - 1)) == 0;
+    int small_p = p <= 8;
+    switch (k) {
+    case COLL_BCAST:
+        if (small_p)
+            return C(p > 4 && n >= 2048 && n < 65536 ? BCAST_BINTREE : BCAST_BINOMIAL, 8192);
+        if (n < 16384)
+            return C(BCAST_BINOMIAL, 0);
+        if (n < 262144)
+            return C(BCAST_SCATTER_ALLGATHER, 0);
+        return C(BCAST_PIPELINE, 65536);
+    case COLL_REDUCE:
+        if (small_p || n < 65536)
+            return C(REDUCE_BINOMIAL, 0);
+        return C(REDUCE_PIPELINE, 32768);
+    case COLL_ALLREDUCE:
+        if (n < 8192)
+            return C(ALLREDUCE_RECDBL, 0);
+        if (p == 2)
+            return C(ALLREDUCE_RABENSEIFNER, 0);
+        if (p <= 4 && n < 262144)
+            return C(ALLREDUCE_REDUCE_BCAST, 0);
+        return C(pow2 ? ALLREDUCE_RABENSEIFNER : ALLREDUCE_RING, 0);
+    case COLL_GATHER:
+        return C(n < 4096 ? GATHER_BINOMIAL : GATHER_LINEAR, 0);
+    case COLL_SCATTER:
+        return C(n < 4096 ? SCATTER_BINOMIAL : SCATTER_LINEAR, 0);
+    case COLL_ALLGATHER:
+        if (pow2 && (small_p ? n < 524288 : n * (size_t)p < 65536))
+            return C(ALLGATHER_RECDBL, 0);
+        if (n * (size_t)p < 65536)
+            return C(ALLGATHER_BRUCK, 0);
+        return C(ALLGATHER_RING, 0);
+    case COLL_ALLGATHERV:
+        return C(n * (size_t)p < 65536 ? ALLGATHERV_LINEAR : ALLGATHERV_RING, 0);
+    case COLL_ALLTOALL:
+        if (small_p)
+            return C(n < 524288 ? ALLTOALL_LINEAR : ALLTOALL_PAIRWISE, 0);
+        if (n <= 256)
+            return C(ALLTOALL_BRUCK, 0);
+        return C(n < 32768 ? ALLTOALL_LINEAR : ALLTOALL_PAIRWISE, 0);
+    case COLL_ALLTOALLV:
+        return C(n < 32768 ? ALLTOALLV_LINEAR : ALLTOALLV_PAIRWISE, 0);
+    case COLL_REDUCE_SCATTER:
+        return C(n < 65536 ? REDUCE_SCATTER_BASIC : REDUCE_SCATTER_RING, 0);
+    case COLL_SCAN:
+        return C(n < 65536 ? SCAN_RECDBL : SCAN_LINEAR, 0);
+    default:
+        return C(0, 0);
+    }
+}
+
+int coll_select_set(const char *spec)
+{
+    if (!loaded)
+        load();
+    if (!spec || !*spec) {
+        memset(is_forced, 0, sizeof(is_forced));
+        return 0;
+    }
+    int rc = 0;
+    char *copy = strdup(spec), *save = NULL;
+    if (!copy)
+        return -1;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(t, '=');
+        int k = eq ? (*eq = 0, coll_kind_by_name(t)) : -1;
+        if (k < 0) {
+            rc = -1;
+        } else if (!eq[1]) {
+            is_forced[k] = 0;
+        } else if (parse_choice((coll_kind_t)k, eq + 1, &forced[k]) == 0) {
+            is_forced[k] = 1;
+        } else {
+            rc = -1;
+        }
+    }
+    free(copy);
+    return rc;
+}
+
+coll_choice_t coll_select(coll_kind_t k, int p, size_t bytes)
+{
+    if (!loaded)
+        load();
+    if (is_forced[k])
+        return forced[k];
+    if (nrules) {
+        const coll_rule_t *r = coll_rules_find(rules, nrules, k, p, bytes);
+        if (r)
+            return r->choice;
+    }
+    return builtin(k, p, bytes);
+}

@@ -1,0 +1,84 @@
+/*
+ * Algorithm choice (FT-MPI's self-tuning collectives, Open MPI's
+ * coll/tuned layering): for each call the choice is
+ *   1. forced by the user: FTMPI_COLL_<NAME>=<algorithm>[:<segment bytes>]
+ *      (e.g. FTMPI_COLL_BCAST=pipeline:32768), or all at once in
+ *      FTMPI_COLL="bcast=pipeline:32768,allreduce=ring"; with ftmpirun:
+ *      -x FTMPI_COLL_BCAST=pipeline:32768;
+ *   2. else the rules file named by FTMPI_COLL_RULES (written by
+ *      tools/ftmpi_tune): communicator size x message size -> algorithm and
+ *      segment size;
+ *   3. else the built-in thresholds of coll_select.c, measured on a
+ *      2-core shared-memory machine.
+ * Settings are read once, at the first collective call.
+ */
+#ifndef FTMPI_COLL_SELECT_H
+#define FTMPI_COLL_SELECT_H
+
+#include <stddef.h>
+
+typedef enum {
+    COLL_BARRIER,
+    COLL_BCAST,
+    COLL_REDUCE,
+    COLL_ALLREDUCE,
+    COLL_GATHER,
+    COLL_SCATTER,
+    COLL_ALLGATHER,
+    COLL_ALLGATHERV,
+    COLL_ALLTOALL,
+    COLL_ALLTOALLV,
+    COLL_REDUCE_SCATTER,
+    COLL_SCAN,
+    COLL_NKINDS
+} coll_kind_t;
+
+enum { BARRIER_DISSEMINATION };
+enum { BCAST_BINOMIAL, BCAST_PIPELINE, BCAST_BINTREE, BCAST_SCATTER_ALLGATHER };
+enum { REDUCE_BINOMIAL, REDUCE_PIPELINE };
+enum { ALLREDUCE_RECDBL, ALLREDUCE_RABENSEIFNER, ALLREDUCE_RING, ALLREDUCE_REDUCE_BCAST };
+enum { GATHER_LINEAR, GATHER_BINOMIAL };
+enum { SCATTER_LINEAR, SCATTER_BINOMIAL };
+enum { ALLGATHER_RING, ALLGATHER_RECDBL, ALLGATHER_BRUCK };
+enum { ALLGATHERV_RING, ALLGATHERV_LINEAR };
+enum { ALLTOALL_LINEAR, ALLTOALL_PAIRWISE, ALLTOALL_BRUCK };
+enum { ALLTOALLV_LINEAR, ALLTOALLV_PAIRWISE };
+enum { REDUCE_SCATTER_BASIC, REDUCE_SCATTER_RING };
+enum { SCAN_LINEAR, SCAN_RECDBL };
+
+typedef struct {
+    int alg;
+    size_t seg;   /* segment bytes, 0 = the algorithm's default */
+} coll_choice_t;
+
+/* The choice for a call of kind k on p ranks moving `bytes` (per rank
+ * block for gather/scatter/allgather/alltoall, the whole vector for the
+ * others). */
+coll_choice_t coll_select(coll_kind_t k, int p, size_t bytes);
+
+/* Names (for the environment, the rules file and the tuning tool). */
+const char *coll_kind_name(coll_kind_t k);
+int coll_kind_by_name(const char *name);          /* -1 if unknown */
+int coll_alg_count(coll_kind_t k);
+const char *coll_alg_name(coll_kind_t k, int alg);
+int coll_alg_by_name(coll_kind_t k, const char *name); /* -1 if unknown */
+
+/* Rules file (coll_rules.c). */
+typedef struct {
+    int kind, comm_size;
+    size_t bytes;
+    coll_choice_t choice;
+} coll_rule_t;
+/* Parse a rules file; returns the number of rules or -1 (message on
+ * stderr). *rules_p is malloc'ed. */
+int coll_rules_load(const char *path, coll_rule_t **rules_p);
+/* The rule for (k, p, bytes) among n rules, or NULL. */
+const coll_rule_t *coll_rules_find(const coll_rule_t *rules, int n, coll_kind_t k, int p,
+                                   size_t bytes);
+
+/* Tests and the tuning tool: force choices at run time, as the environment
+ * would ("bcast=pipeline:1024,allreduce=ring"; "bcast=" unforces bcast;
+ * NULL or "" unforces everything). Returns 0, or -1 on a bad item. */
+int coll_select_set(const char *spec);
+
+#endif
