@@ -77,7 +77,10 @@ int ft_event_init(void)
 
 void ft_log_event(const char *what, int rank, const rtc_event_t *ev)
 {
-    if (!getenv("FTMPI_FT_DEBUG"))
+    static int debug = -1;
+    if (debug < 0)
+        debug = getenv("FTMPI_FT_DEBUG") != NULL;
+    if (!debug)
         return;
     fprintf(stderr, "ftmpi[%d]: %s rank %d", ftg.world_rank, what, rank);
     if (ev && ev->signal)

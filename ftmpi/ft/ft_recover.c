@@ -157,6 +157,7 @@ static int recover(int callbacks)
     ft.recovered = NULL;
     if (rc == MPI_SUCCESS && rec)
         rc = apply(rec);
+    ft_log_event(rec ? "recovered, generation" : "recovery without result", rec ? (int)rec->generation : -1, NULL);
     if (rec)
         free_recovery(rec);
     ft.in_recovery = 0;
