@@ -19,6 +19,11 @@ static int send_common(const char *fname, const void *buf, int count, MPI_Dataty
     if (req_p == NULL && mode != SEND_BUFFERED && dest == MPI_PROC_NULL)
         goto fail; /* nothing to do */
     CHECK_USABLE(c);
+    /* A blocking eager send in standard or ready mode is complete once its
+     * packet is in the peer's ring: no request needed. */
+    if (!req_p && (mode == SEND_STANDARD || mode == SEND_READY) &&
+        p2p_send_now(c, buf, count, dt, dest, tag))
+        goto fail;
     if (req_p)
         *req_p = MPI_REQUEST_NULL;
     req_t *r;

@@ -332,6 +332,30 @@ static int complete_proc_null(req_t *r)
     return MPI_SUCCESS;
 }
 
+int p2p_send_now(comm_t *c, const void *buf, int count, dt_t *dt, int dest, int tag)
+{
+    size_t bytes = (size_t)count * dt->size;
+    if (bytes > ftg.eager_limit || dest == MPI_PROC_NULL || !ftg.shm.base)
+        return 0;
+    int w = comm_peer_world(c, dest);
+    if (w == ftg.world_rank || ftg.peer_dead[w])
+        return 0;
+    pkt_t p;
+    p.type = PKT_EAGER;
+    p.flags = 0;
+    p.src_inc = (uint16_t)ftg.rt.incarnation;
+    p.ctx = c->ctx;
+    p.src = c->rank;
+    p.tag = tag;
+    p.gen = ftg.generation;
+    p.src_world = ftg.world_rank;
+    p.len = bytes;
+    p.sreq = 0; /* no request: nothing will refer back to this send */
+    p.rreq = 0;
+    p.addr = 0;
+    return xmit_eager_now(w, &p, buf, (size_t)count, dt);
+}
+
 int p2p_start_send(req_t *r)
 {
     comm_t *c = r->comm;
@@ -505,7 +529,12 @@ int p2p_cancel(req_t *r)
 
 int p2p_flush_pending(void)
 {
-    return xmit_flush() + stream_progress();
+    int n = 0;
+    if (xmit_pending())
+        n += xmit_flush();
+    if (stream_active())
+        n += stream_progress();
+    return n;
 }
 
 int p2p_has_pending(void)

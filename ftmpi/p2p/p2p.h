@@ -54,6 +54,9 @@ void p2p_fini(void);
 /* Start a send or receive described by r (fields buf,count,dt,peer,tag,
  * comm,mode). Returns an MPI error class for immediate errors. */
 int p2p_start_send(req_t *r);
+/* Blocking standard-mode fast path: send an eager message now, with no
+ * request, if that is possible. 1: sent (complete); 0: use p2p_start_send. */
+int p2p_send_now(comm_t *c, const void *buf, int count, dt_t *dt, int dest, int tag);
 int p2p_start_recv(req_t *r);
 
 /* Probe: find a matching unexpected message; fills status. *found=0/1.

@@ -10,6 +10,7 @@ int xmit_init(void);
 void xmit_fini(void);
 int xmit(int world, const pkt_t *p, req_t *req_with_data);
 int xmit_flush(void);
+int xmit_eager_now(int world, const pkt_t *p, const void *buf, size_t count, const dt_t *dt);
 int xmit_pending(void);
 void xmit_drop_peer(int world, int err);
 void xmit_fail_comm(comm_t *c, int err); /* NULL: every comm */

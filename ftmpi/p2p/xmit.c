@@ -95,6 +95,24 @@ int xmit(int world, const pkt_t *p, req_t *req)
     return MPI_SUCCESS;
 }
 
+/* Eager fast path: write header + data straight into the ring when
+ * nothing is queued for that peer. 1: sent; 0: use the general path. */
+int xmit_eager_now(int world, const pkt_t *p, const void *buf, size_t count, const dt_t *dt)
+{
+    int slot = ftg.slot_of_world[world];
+    if (slot < 0 || !list_empty(&pending[world]))
+        return 0;
+    size_t dlen = p->len;
+    char *dst = shm_send_reserve(&ftg.shm, (uint32_t)slot, sizeof(*p) + dlen);
+    if (!dst)
+        return 0;
+    memcpy(dst, p, sizeof(*p));
+    if (dlen)
+        dt_pack(dt, count, buf, 0, dst + sizeof(*p), dlen);
+    shm_send_commit(&ftg.shm, (uint32_t)slot, sizeof(*p) + dlen);
+    return 1;
+}
+
 int xmit_flush(void)
 {
     int done = 0;
