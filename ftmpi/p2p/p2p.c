@@ -293,6 +293,7 @@ void p2p_deliver(const pkt_t *p, const void *data, size_t len)
         if ((r = req_from_token(p->sreq))) {
             r->cancel_pending = 0;
             if (p->flags & 1) {
+                list_del(&r->link); /* no FIN or ACK will come for it */
                 r->status.ftmpi_cancelled = 1;
                 if (!r->complete)
                     req_complete(r);
