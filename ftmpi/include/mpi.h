@@ -177,8 +177,11 @@ typedef struct MPI_Status {
 #define MPI_ERRCODES_IGNORE ((int *)0)
 #define MPI_ARGV_NULL ((char **)0)
 #define MPI_ARGVS_NULL ((char ***)0)
-#define MPI_UNWEIGHTED ((int *)2)
-#define MPI_WEIGHTS_EMPTY ((int *)3)
+/* Sentinels for the distributed-graph weights: addresses of objects in the
+ * library, so compilers see valid pointers. */
+extern int ftmpi_unweighted_sentinel, ftmpi_weights_empty_sentinel;
+#define MPI_UNWEIGHTED (&ftmpi_unweighted_sentinel)
+#define MPI_WEIGHTS_EMPTY (&ftmpi_weights_empty_sentinel)
 #define MPI_BSEND_OVERHEAD 64
 #define MPI_MAX_PROCESSOR_NAME 256
 #define MPI_MAX_ERROR_STRING 512
