@@ -113,7 +113,8 @@ int dckpt_checkpoint(dckpt_ctx_t *ctx, const void *meta, size_t meta_len, int64_
     /* 1. records */
     int local = dckpt_store_slot_reserve(slot, data_bytes, gsz);
     if (local == DCKPT_SUCCESS)
-        local = dckpt_store_pool_reserve(ctx, dckpt_pipe_pool_bytes(lay->m, ctx->params.chunk_bytes));
+        local = dckpt_store_pool_reserve(ctx,
+                                         dckpt_pipe_pool_bytes(lay->m, ctx->params.chunk_bytes));
     dckpt_rec_t rec;
     memset(&rec, 0, sizeof(rec));
     rec.epoch = epoch;
@@ -158,6 +159,8 @@ int dckpt_checkpoint(dckpt_ctx_t *ctx, const void *meta, size_t meta_len, int64_
             ckpt_encode(ctx, slot, have_buf, data_bytes, stop, &crc) != DCKPT_SUCCESS)
             goto mpi_failed;
     }
+    if (fault.kind == DCKPT_FAULT_ENCODE_STOP)
+        goto mpi_failed; /* injected: a failure during (or right at the end of) encoding */
 
     /* 3. CRCs and statuses */
     int32_t mine[2] = {(int32_t)crc, local}, *all = ctx->crc_scratch;

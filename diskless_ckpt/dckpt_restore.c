@@ -112,8 +112,10 @@ static int restore_epoch(dckpt_ctx_t *ctx, int lost_self, int64_t *epoch_p,
             bad = g;
     }
     free(per_group);
-    if (r[0] == LLONG_MAX)
-        return DCKPT_ERR_NO_CHECKPOINT; /* no survivor holds any checkpoint */
+    if (r[0] == LLONG_MAX) {
+        *epoch_p = 0; /* no survivor holds any checkpoint: a clean start (see dckpt_restore) */
+        return DCKPT_ERR_NO_CHECKPOINT;
+    }
     if (bad >= 0) {
         info->bad_group = bad;
         return DCKPT_ERR_UNRECOVERABLE;
@@ -254,6 +256,16 @@ static int restore_decode(dckpt_ctx_t *ctx, int slot_idx, int lost_self, const i
     return DCKPT_SUCCESS;
 }
 
+/* FT-MPI: local calls on a communicator destroyed by a recovery return MPI_ERR_COMM */
+static int restore_comms_dead(const dckpt_ctx_t *ctx)
+{
+    int n;
+    if (ctx->world == MPI_COMM_NULL || ctx->group == MPI_COMM_NULL)
+        return 1;
+    return MPI_Comm_size(ctx->world, &n) != MPI_SUCCESS ||
+           MPI_Comm_size(ctx->group, &n) != MPI_SUCCESS;
+}
+
 static int restore_args(const dckpt_ctx_t *ctx, MPI_Comm comm, int nfailed, const int *failed)
 {
     int size, rank;
@@ -282,8 +294,10 @@ int dckpt_restore(dckpt_ctx_t *ctx, MPI_Comm comm, int nfailed, const int *faile
         return rc;
     ctx->fault.kind = 0;
 
-    /* 0. communicators */
-    if (!ctx->fresh) {
+    /* 0. communicators: rebuilt unless dckpt_create just made them (a
+       replacement) and they are alive; a survivor whose context never ran an
+       operation has communicators that the recovery destroyed */
+    if (!ctx->fresh || restore_comms_dead(ctx)) {
         dckpt_ctx_comms_free(ctx);
         if ((rc = dckpt_ctx_comms_build(ctx, comm, DCKPT_SUCCESS)) != DCKPT_SUCCESS)
             return rc;
@@ -299,8 +313,22 @@ int dckpt_restore(dckpt_ctx_t *ctx, MPI_Comm comm, int nfailed, const int *faile
         restore_forget(ctx);
 
     /* 2. which epoch; too many losses */
-    int64_t epoch = 0;
+    int64_t epoch = -1;
     rc = restore_epoch(ctx, lost_self, &epoch, info);
+    if (rc == DCKPT_ERR_NO_CHECKPOINT && epoch == 0) {
+        /* Nobody holds an epoch (a failure before the first checkpoint
+           committed anywhere): no rank has committed one, so every rank's
+           next epoch is 1. Drop half-written halves and accept checkpoints
+           again, so that the application can start over (agreed values:
+           the same on every rank). */
+        for (int s = 0; s < 2; s++)
+            dckpt_store_slot_clear(&ctx->slot[s]);
+        ctx->active = -1;
+        ctx->epoch = 0;
+        ctx->next_epoch = 1;
+        ctx->needs_restore = 0;
+        return rc;
+    }
     if (rc == DCKPT_ERR_MPI || rc == DCKPT_ERR_NO_CHECKPOINT || rc == DCKPT_ERR_UNRECOVERABLE)
         return rc; /* agreed values: the same on every rank */
 

@@ -15,7 +15,9 @@
 uint32_t dckpt_crc(uint32_t crc, const void *p, size_t n)
 {
     /* standard CRC-32 (zlib/gzip), chainable; ISA-L takes 64-bit lengths */
-    return crc32_gzip_refl(crc, (const unsigned char *)p, (uint64_t)n);
+    uint32_t r = crc32_gzip_refl(crc, (const unsigned char *)p, (uint64_t)n);
+    dckpt_simd_clean(); /* see dckpt_rs.h */
+    return r;
 }
 
 size_t dckpt_store_registered_bytes(const dckpt_ctx_t *ctx)

@@ -12,8 +12,9 @@
 enum {
     DCKPT_FAULT_NONE = 0,
     /* Streaming stops after `arg` chunks on every rank (all ranks must set
-       the same arg); the checkpoint returns DCKPT_ERR_MPI with the new epoch
-       half written: the state a failure during encoding leaves. */
+       the same arg; a fragment with fewer chunks is streamed whole); the
+       checkpoint then returns DCKPT_ERR_MPI with the new epoch half written:
+       the state a failure during encoding leaves. */
     DCKPT_FAULT_ENCODE_STOP = 1,
     /* The checkpoint completes locally but the commit agreement is skipped
        (set it on every rank): with arg != 0 this rank behaves as if the

@@ -14,10 +14,12 @@
  *
  * ROLES. Ranks are grouped in consecutive blocks of the communicator's rank
  * order. With n ranks and parameters (k, m): G = ceil(n / (k + m)) groups
- * (k = 0 means one group), the n ranks spread over the G groups as evenly as
- * possible (the first n % G groups get one rank more), and in each group the
- * LAST m ranks are the checksum ranks. k is therefore the MOST data ranks a
- * group has. Use dckpt_plan() to compute the layout before launch, and
+ * (k = 0 means one group), reduced while a group would have fewer than
+ * m + 1 ranks; the n ranks spread over the G groups as evenly as possible
+ * (the first n % G groups get one rank more), and in each group the LAST m
+ * ranks are the checksum ranks. So k is the most data ranks a group has
+ * (unless n is too small for groups of m + 1). Use dckpt_plan() to compute
+ * the layout before launch, and
  * dckpt_is_checksum_rank() / dckpt_data_comm() at run time: the application
  * computes on the data ranks only (dckpt_data_comm() is MPI_COMM_NULL on the
  * checksum ranks).
@@ -132,6 +134,12 @@ int dckpt_plan(int nprocs, const dckpt_params_t *params, int *ngroups_p, int *nd
  * pairs with the communicator rebuild that the survivors' dckpt_restore does
  * first, so the survivors must call dckpt_restore (e.g. from their recovery
  * callback) while the replacement calls dckpt_create + dckpt_restore.
+ *
+ * The context duplicates comm: an attribute on comm whose keyval copies on
+ * dup (a copy function other than MPI_COMM_NULL_COPY_FN) is copied to the
+ * internal communicators, and its delete function runs when they are freed.
+ * A recovery callback attached to MPI_COMM_WORLD must therefore use
+ * MPI_COMM_NULL_COPY_FN.
  */
 int dckpt_create(MPI_Comm comm, const dckpt_params_t *params, dckpt_ctx_t **ctx_p);
 
@@ -210,6 +218,9 @@ int dckpt_checkpoint(dckpt_ctx_t *ctx, const void *meta, size_t meta_len, int64_
  * says which epoch and returns the metadata blob. The context's internal
  * communicators are rebuilt from `comm` (get dckpt_data_comm() again).
  * A restore that fails on an MPI error may be repeated after recovery.
+ * DCKPT_ERR_NO_CHECKPOINT because no survivor holds any epoch (a failure
+ * before the first checkpoint committed) leaves the context ready for new
+ * checkpoints (epoch 1 next): start the application over.
  */
 int dckpt_restore(dckpt_ctx_t *ctx, MPI_Comm comm, int nfailed, const int *failed,
                   dckpt_restore_info_t *info);

@@ -15,6 +15,17 @@
 /* ISA-L takes int lengths: feed it slices of at most this many bytes. */
 #define RS_SLICE ((size_t)1 << 30)
 
+__attribute__((noinline)) void dckpt_simd_clean(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    static int has_avx = -1; /* benign race: every thread computes the same */
+    if (has_avx < 0)
+        has_avx = __builtin_cpu_supports("avx") ? 1 : 0;
+    if (has_avx)
+        __asm__ volatile("vzeroupper" ::: "memory");
+#endif
+}
+
 int dckpt_rs_init(dckpt_rs_t *rs, int k, int m)
 {
     if (rs == NULL || k < 1 || m < 1 || k + m > DCKPT_RS_MAX_FRAGS)
@@ -33,6 +44,7 @@ int dckpt_rs_init(dckpt_rs_t *rs, int k, int m)
     /* ISA-L's generator; dckpt_gf_gen_cauchy builds the same one (unit-tested) */
     gf_gen_cauchy1_matrix(rs->gen, k + m, k);
     ec_init_tables(k, m, rs->gen + (size_t)k * k, rs->tbls);
+    dckpt_simd_clean();
     return 0;
 }
 
@@ -65,6 +77,7 @@ void dckpt_rs_encode(const dckpt_rs_t *rs, size_t len, uint8_t *const *data,
             dst[j] = parity[j] + off;
         ec_encode_data((int)n, rs->k, rs->m, rs->tbls, src, dst);
     }
+    dckpt_simd_clean();
 }
 
 void dckpt_rs_encode_base(const dckpt_rs_t *rs, size_t len, uint8_t *const *data,
@@ -89,6 +102,7 @@ void dckpt_rs_encode_update(const dckpt_rs_t *rs, size_t len, int vec_i, const u
         ec_encode_data_update((int)n, rs->k, rs->m, vec_i, rs->tbls, (uint8_t *)data + off,
                               dst);
     }
+    dckpt_simd_clean();
 }
 
 void dckpt_rs_encode_update_base(const dckpt_rs_t *rs, size_t len, int vec_i,
@@ -205,6 +219,7 @@ int dckpt_rs_decode(const dckpt_rs_t *rs, size_t len, int nerr, const int *err,
                 out[i] = frags[err[i]] + off;
             ec_encode_data((int)n, rs->k, nerr, tbls, in, out);
         }
+        dckpt_simd_clean();
     }
     free(rows);
     free(tbls);
@@ -234,6 +249,7 @@ void dckpt_rs_col_tables(int rows, const uint8_t *col, uint8_t *tbls)
 {
     /* a rows x 1 matrix: ec_init_tables lays out 32 bytes per coefficient */
     ec_init_tables(1, rows, (uint8_t *)col, tbls);
+    dckpt_simd_clean();
 }
 
 void dckpt_rs_col_apply(size_t len, int rows, const uint8_t *tbls, const uint8_t *src,
@@ -250,6 +266,7 @@ void dckpt_rs_col_apply(size_t len, int rows, const uint8_t *tbls, const uint8_t
         else
             ec_encode_data((int)n, 1, rows, (uint8_t *)tbls, &s, d);
     }
+    dckpt_simd_clean();
 }
 
 void dckpt_rs_col_apply_base(size_t len, int rows, const uint8_t *col, const uint8_t *src,

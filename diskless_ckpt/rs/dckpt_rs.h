@@ -88,6 +88,19 @@ int dckpt_rs_decode_base(const dckpt_rs_t *rs, size_t len, int nerr, const int *
  * dckpt_rs_col_apply: dst[r] (= or ^=) col[r] * src, accumulate selects ^=.
  */
 void dckpt_rs_col_tables(int rows, const uint8_t *col, uint8_t *tbls);
+
+/*
+ * dckpt_simd_clean: VZEROUPPER where the CPU has AVX (a no-op elsewhere).
+ * ISA-L 2.30's AVX-512 routines (crc32_gzip_refl, ec_encode_data and
+ * ec_encode_data_update on CPUs with AVX-512) return with the upper halves
+ * of the vector registers dirty; the caller's SSE code (the application's,
+ * compiled for generic x86-64) then ran about 3x slower on the development
+ * VM (AMD EPYC with AVX-512) until the next VZEROUPPER, i.e. for ever: a
+ * CG solve was 40-60% slower after its first checkpoint. Every wrapper of
+ * an ISA-L routine calls this before returning. Not inline: no vector
+ * value can be live in a register across the call.
+ */
+void dckpt_simd_clean(void);
 void dckpt_rs_col_apply(size_t len, int rows, const uint8_t *tbls, const uint8_t *src,
                         uint8_t *const *dst, int accumulate);
 void dckpt_rs_col_apply_base(size_t len, int rows, const uint8_t *col, const uint8_t *src,

@@ -1,5 +1,5 @@
 /* The datatype handle table and the predefined datatypes. */
-#include "datatype.h"
+#include "core/dt_internal.h"
 
 #include <complex.h>
 #include <stdlib.h>
@@ -7,28 +7,38 @@
 #include <wchar.h>
 #include <stdbool.h>
 
-#include "util/handle.h"
 
 handle_table_t dt_table;
 static dt_t dt_predef[FTMPI_DT_PREDEFINED_COUNT];
-static dt_block_t dt_predef_block[FTMPI_DT_PREDEFINED_COUNT];
-static size_t dt_predef_prefix[FTMPI_DT_PREDEFINED_COUNT][2];
+static dt_op_t predef_raw[FTMPI_DT_PREDEFINED_COUNT][2];
+static dt_op_t predef_typed[FTMPI_DT_PREDEFINED_COUNT];
+
+/* Per basic kind: data bytes, extent, basic elements of one unit. */
+static size_t kind_size[DTK_COUNT_];
+static MPI_Aint kind_ext[DTK_COUNT_];
+static size_t kind_elems[DTK_COUNT_];
 
 typedef struct { float v; int i; } float_int_t;
 typedef struct { double v; int i; } double_int_t;
 typedef struct { long v; int i; } long_int_t;
 typedef struct { short v; int i; } short_int_t;
 typedef struct { long double v; int i; } ldouble_int_t;
+typedef struct { int v[2]; } int2_t;
+typedef struct { float v[2]; } float2_t;
+typedef struct { double v[2]; } double2_t;
 
-/* Pair types: data size is the sum of the two members, extent includes the
- * padding between and after them, so they are not contiguous in general. */
-#define PAIR(T, VT) { sizeof(T), sizeof(VT), offsetof(T, i) }
+static dt_op_t leaf_op(dt_kind_t kind, MPI_Aint disp, size_t n, size_t bytes)
+{
+    return (dt_op_t){.code = DT_OP_LEAF, .kind = (uint32_t)kind, .count = 1, .disp = disp,
+                     .n = n, .bytes = bytes};
+}
 
-static void predef(int idx, const char *name, dt_kind_t kind, size_t size)
+static void predef(int idx, const char *name, dt_kind_t kind, size_t size, size_t align)
 {
     dt_t *dt = &dt_predef[idx];
     dt->handle = FTMPI_DT(idx);
     dt->refcount = 1;
+    dt->urefs = 1;
     dt->predefined = 1;
     dt->committed = 1;
     dt->kind = kind;
@@ -39,117 +49,132 @@ static void predef(int idx, const char *name, dt_kind_t kind, size_t size)
     dt->extent = (MPI_Aint)size;
     dt->true_lb = 0;
     dt->true_ub = (MPI_Aint)size;
+    dt->align = align;
     dt->contig = 1;
+    dt->dense1 = 1;
     dt->elem_count = 1;
-    dt_predef_block[idx].disp = 0;
-    dt_predef_block[idx].len = size;
-    dt->blocks = &dt_predef_block[idx];
-    dt->nblocks = size ? 1 : 0;
-    dt_predef_prefix[idx][0] = 0;
-    dt_predef_prefix[idx][1] = size;
-    dt->prefix = dt_predef_prefix[idx];
+    dt->ext_size = dt_kind_ext_size(kind);
+    predef_raw[idx][0] = leaf_op(DTK_NONE, 0, size, size);
+    dt->raw = (dt_prog_t){predef_raw[idx], size ? 1 : 0};
+    predef_typed[idx] = leaf_op(kind, 0, 1, size);
+    dt->typed = (dt_prog_t){&predef_typed[idx], size ? 1 : 0};
+    dt->nruns = size ? 1 : 0;
+    dt->min_run = size;
     strncpy(dt->name, name, sizeof(dt->name) - 1);
     handle_table_set(&dt_table, (size_t)idx, dt);
+    kind_size[kind] = size;
+    kind_ext[kind] = (MPI_Aint)size;
+    kind_elems[kind] = 1;
 }
 
-/* A pair type {value, int}: two blocks (value at 0, int at ioff). */
-static dt_block_t pair_blocks[6][2];
-static size_t pair_prefix[6][3];
-static void predef_pair(int idx, int pi, const char *name, dt_kind_t kind,
-                        size_t extent, size_t vsize, size_t ioff, size_t isize)
+#define P(idx, name, kind, T) predef(idx, name, kind, sizeof(T), _Alignof(T))
+
+/* A pair type {value, int}: data size is the sum of the two members, the
+ * extent includes the padding between and after them, so they are not
+ * contiguous in general: two byte runs. */
+static void predef_pair(int idx, const char *name, dt_kind_t kind, size_t extent,
+                        size_t align, size_t vsize, size_t ioff, size_t isize)
 {
-    predef(idx, name, kind, vsize + isize);
+    predef(idx, name, kind, vsize + isize, align);
     dt_t *dt = &dt_predef[idx];
     dt->extent = dt->ub = (MPI_Aint)extent;
     dt->true_ub = (MPI_Aint)(ioff + isize);
     dt->elem_count = 2;
-    if (ioff == vsize && extent == vsize + isize) {
-        dt->contig = 1;
+    kind_ext[kind] = (MPI_Aint)extent;
+    kind_elems[kind] = 2;
+    if (ioff == vsize && extent == vsize + isize)
         return;
-    }
     dt->contig = 0;
-    pair_blocks[pi][0] = (dt_block_t){0, vsize};
-    pair_blocks[pi][1] = (dt_block_t){(MPI_Aint)ioff, isize};
-    dt->blocks = pair_blocks[pi];
-    dt->nblocks = 2;
-    pair_prefix[pi][0] = 0;
-    pair_prefix[pi][1] = vsize;
-    pair_prefix[pi][2] = vsize + isize;
-    dt->prefix = pair_prefix[pi];
+    dt->dense1 = ioff == vsize;
+    if (ioff != vsize) {
+        predef_raw[idx][0] = leaf_op(DTK_NONE, 0, vsize, vsize);
+        predef_raw[idx][1] = leaf_op(DTK_NONE, (MPI_Aint)ioff, isize, isize);
+        dt->raw.nops = 2;
+        dt->nruns = 2;
+        dt->min_run = vsize < isize ? vsize : isize;
+    }
 }
+
+#define PAIR(idx, name, kind, T, VT) \
+    predef_pair(idx, name, kind, sizeof(T), _Alignof(T), sizeof(VT), offsetof(T, i), sizeof(int))
+
+size_t dt_kind_size(dt_kind_t k) { return k == DTK_NONE ? 1 : kind_size[k]; }
+MPI_Aint dt_kind_extent(dt_kind_t k) { return k == DTK_NONE ? 1 : kind_ext[k]; }
+size_t dt_kind_elems(dt_kind_t k) { return k == DTK_NONE ? 1 : kind_elems[k]; }
 
 int dt_module_init(void)
 {
     handle_table_init(&dt_table, FTMPI_KIND_DATATYPE, FTMPI_DT_PREDEFINED_COUNT);
-    predef(1, "MPI_CHAR", DTK_CHAR, sizeof(char));
-    predef(2, "MPI_SIGNED_CHAR", DTK_SCHAR, sizeof(signed char));
-    predef(3, "MPI_UNSIGNED_CHAR", DTK_UCHAR, sizeof(unsigned char));
-    predef(4, "MPI_BYTE", DTK_BYTE, 1);
-    predef(5, "MPI_WCHAR", DTK_WCHAR, sizeof(wchar_t));
-    predef(6, "MPI_SHORT", DTK_SHORT, sizeof(short));
-    predef(7, "MPI_UNSIGNED_SHORT", DTK_USHORT, sizeof(unsigned short));
-    predef(8, "MPI_INT", DTK_INT, sizeof(int));
-    predef(9, "MPI_UNSIGNED", DTK_UINT, sizeof(unsigned));
-    predef(10, "MPI_LONG", DTK_LONG, sizeof(long));
-    predef(11, "MPI_UNSIGNED_LONG", DTK_ULONG, sizeof(unsigned long));
-    predef(12, "MPI_LONG_LONG_INT", DTK_LLONG, sizeof(long long));
-    predef(13, "MPI_UNSIGNED_LONG_LONG", DTK_ULLONG, sizeof(unsigned long long));
-    predef(14, "MPI_FLOAT", DTK_FLOAT, sizeof(float));
-    predef(15, "MPI_DOUBLE", DTK_DOUBLE, sizeof(double));
-    predef(16, "MPI_LONG_DOUBLE", DTK_LDOUBLE, sizeof(long double));
-    predef(17, "MPI_PACKED", DTK_PACKED, 1);
-    predef(18, "MPI_LB", DTK_LBUB, 0);
-    predef(19, "MPI_UB", DTK_LBUB, 0);
-    predef(20, "MPI_INT8_T", DTK_INT8, 1);
-    predef(21, "MPI_INT16_T", DTK_INT16, 2);
-    predef(22, "MPI_INT32_T", DTK_INT32, 4);
-    predef(23, "MPI_INT64_T", DTK_INT64, 8);
-    predef(24, "MPI_UINT8_T", DTK_UINT8, 1);
-    predef(25, "MPI_UINT16_T", DTK_UINT16, 2);
-    predef(26, "MPI_UINT32_T", DTK_UINT32, 4);
-    predef(27, "MPI_UINT64_T", DTK_UINT64, 8);
-    predef(28, "MPI_C_BOOL", DTK_BOOL, sizeof(bool));
-    predef(29, "MPI_C_FLOAT_COMPLEX", DTK_FCOMPLEX, sizeof(float _Complex));
-    predef(30, "MPI_C_DOUBLE_COMPLEX", DTK_DCOMPLEX, sizeof(double _Complex));
-    predef(31, "MPI_C_LONG_DOUBLE_COMPLEX", DTK_LDCOMPLEX, sizeof(long double _Complex));
-    predef(32, "MPI_AINT", DTK_AINT, sizeof(MPI_Aint));
-    predef(33, "MPI_OFFSET", DTK_OFFSET, sizeof(MPI_Offset));
-    predef(34, "MPI_COUNT", DTK_COUNT, sizeof(MPI_Count));
-    predef_pair(35, 0, "MPI_FLOAT_INT", DTK_FLOAT_INT, sizeof(float_int_t), sizeof(float),
-                offsetof(float_int_t, i), sizeof(int));
-    predef_pair(36, 1, "MPI_DOUBLE_INT", DTK_DOUBLE_INT, sizeof(double_int_t), sizeof(double),
-                offsetof(double_int_t, i), sizeof(int));
-    predef_pair(37, 2, "MPI_LONG_INT", DTK_LONG_INT, sizeof(long_int_t), sizeof(long),
-                offsetof(long_int_t, i), sizeof(int));
-    predef_pair(38, 3, "MPI_2INT", DTK_2INT, 2 * sizeof(int), sizeof(int), sizeof(int), sizeof(int));
-    predef_pair(39, 4, "MPI_SHORT_INT", DTK_SHORT_INT, sizeof(short_int_t), sizeof(short),
-                offsetof(short_int_t, i), sizeof(int));
-    predef_pair(40, 5, "MPI_LONG_DOUBLE_INT", DTK_LDOUBLE_INT, sizeof(ldouble_int_t),
-                sizeof(long double), offsetof(ldouble_int_t, i), sizeof(int));
-    predef(41, "MPI_CHARACTER", DTK_CHAR, 1);
-    predef(42, "MPI_LOGICAL", DTK_FLOGICAL, 4);
-    predef(43, "MPI_INTEGER", DTK_INT32, 4);
-    predef(44, "MPI_REAL", DTK_FLOAT, 4);
-    predef(45, "MPI_DOUBLE_PRECISION", DTK_DOUBLE, 8);
-    predef(46, "MPI_COMPLEX", DTK_FCOMPLEX, 8);
-    predef(47, "MPI_DOUBLE_COMPLEX", DTK_DCOMPLEX, 16);
-    predef(48, "MPI_2INTEGER", DTK_2FINT, 8);
-    predef(49, "MPI_2REAL", DTK_2FREAL, 8);
-    predef(50, "MPI_2DOUBLE_PRECISION", DTK_2FDOUBLE, 16);
-    predef(51, "MPI_INTEGER1", DTK_INT8, 1);
-    predef(52, "MPI_INTEGER2", DTK_INT16, 2);
-    predef(53, "MPI_INTEGER4", DTK_INT32, 4);
-    predef(54, "MPI_INTEGER8", DTK_INT64, 8);
-    predef(55, "MPI_REAL4", DTK_FLOAT, 4);
-    predef(56, "MPI_REAL8", DTK_DOUBLE, 8);
-    predef(57, "MPI_CXX_BOOL", DTK_BOOL, sizeof(bool));
-    predef(58, "MPI_CXX_FLOAT_COMPLEX", DTK_FCOMPLEX, sizeof(float _Complex));
-    predef(59, "MPI_CXX_DOUBLE_COMPLEX", DTK_DCOMPLEX, sizeof(double _Complex));
-    predef(60, "MPI_CXX_LONG_DOUBLE_COMPLEX", DTK_LDCOMPLEX, sizeof(long double _Complex));
+    P(1, "MPI_CHAR", DTK_CHAR, char);
+    P(2, "MPI_SIGNED_CHAR", DTK_SCHAR, signed char);
+    P(3, "MPI_UNSIGNED_CHAR", DTK_UCHAR, unsigned char);
+    P(4, "MPI_BYTE", DTK_BYTE, unsigned char);
+    P(5, "MPI_WCHAR", DTK_WCHAR, wchar_t);
+    P(6, "MPI_SHORT", DTK_SHORT, short);
+    P(7, "MPI_UNSIGNED_SHORT", DTK_USHORT, unsigned short);
+    P(8, "MPI_INT", DTK_INT, int);
+    P(9, "MPI_UNSIGNED", DTK_UINT, unsigned);
+    P(10, "MPI_LONG", DTK_LONG, long);
+    P(11, "MPI_UNSIGNED_LONG", DTK_ULONG, unsigned long);
+    P(12, "MPI_LONG_LONG_INT", DTK_LLONG, long long);
+    P(13, "MPI_UNSIGNED_LONG_LONG", DTK_ULLONG, unsigned long long);
+    P(14, "MPI_FLOAT", DTK_FLOAT, float);
+    P(15, "MPI_DOUBLE", DTK_DOUBLE, double);
+    P(16, "MPI_LONG_DOUBLE", DTK_LDOUBLE, long double);
+    P(17, "MPI_PACKED", DTK_PACKED, unsigned char);
+    predef(18, "MPI_LB", DTK_LBUB, 0, 1);
+    predef(19, "MPI_UB", DTK_LBUB, 0, 1);
+    P(20, "MPI_INT8_T", DTK_INT8, int8_t);
+    P(21, "MPI_INT16_T", DTK_INT16, int16_t);
+    P(22, "MPI_INT32_T", DTK_INT32, int32_t);
+    P(23, "MPI_INT64_T", DTK_INT64, int64_t);
+    P(24, "MPI_UINT8_T", DTK_UINT8, uint8_t);
+    P(25, "MPI_UINT16_T", DTK_UINT16, uint16_t);
+    P(26, "MPI_UINT32_T", DTK_UINT32, uint32_t);
+    P(27, "MPI_UINT64_T", DTK_UINT64, uint64_t);
+    P(28, "MPI_C_BOOL", DTK_BOOL, bool);
+    P(29, "MPI_C_FLOAT_COMPLEX", DTK_FCOMPLEX, float _Complex);
+    P(30, "MPI_C_DOUBLE_COMPLEX", DTK_DCOMPLEX, double _Complex);
+    P(31, "MPI_C_LONG_DOUBLE_COMPLEX", DTK_LDCOMPLEX, long double _Complex);
+    P(32, "MPI_AINT", DTK_AINT, MPI_Aint);
+    P(33, "MPI_OFFSET", DTK_OFFSET, MPI_Offset);
+    P(34, "MPI_COUNT", DTK_COUNT, MPI_Count);
+    PAIR(35, "MPI_FLOAT_INT", DTK_FLOAT_INT, float_int_t, float);
+    PAIR(36, "MPI_DOUBLE_INT", DTK_DOUBLE_INT, double_int_t, double);
+    PAIR(37, "MPI_LONG_INT", DTK_LONG_INT, long_int_t, long);
+    predef_pair(38, "MPI_2INT", DTK_2INT, 2 * sizeof(int), _Alignof(int), sizeof(int),
+                sizeof(int), sizeof(int));
+    PAIR(39, "MPI_SHORT_INT", DTK_SHORT_INT, short_int_t, short);
+    PAIR(40, "MPI_LONG_DOUBLE_INT", DTK_LDOUBLE_INT, ldouble_int_t, long double);
+    P(41, "MPI_CHARACTER", DTK_CHAR, char);
+    P(42, "MPI_LOGICAL", DTK_FLOGICAL, int32_t);
+    P(43, "MPI_INTEGER", DTK_INT32, int32_t);
+    P(44, "MPI_REAL", DTK_FLOAT, float);
+    P(45, "MPI_DOUBLE_PRECISION", DTK_DOUBLE, double);
+    P(46, "MPI_COMPLEX", DTK_FCOMPLEX, float _Complex);
+    P(47, "MPI_DOUBLE_COMPLEX", DTK_DCOMPLEX, double _Complex);
+    P(48, "MPI_2INTEGER", DTK_2FINT, int2_t);
+    P(49, "MPI_2REAL", DTK_2FREAL, float2_t);
+    P(50, "MPI_2DOUBLE_PRECISION", DTK_2FDOUBLE, double2_t);
+    P(51, "MPI_INTEGER1", DTK_INT8, int8_t);
+    P(52, "MPI_INTEGER2", DTK_INT16, int16_t);
+    P(53, "MPI_INTEGER4", DTK_INT32, int32_t);
+    P(54, "MPI_INTEGER8", DTK_INT64, int64_t);
+    P(55, "MPI_REAL4", DTK_FLOAT, float);
+    P(56, "MPI_REAL8", DTK_DOUBLE, double);
+    P(57, "MPI_CXX_BOOL", DTK_BOOL, bool);
+    P(58, "MPI_CXX_FLOAT_COMPLEX", DTK_FCOMPLEX, float _Complex);
+    P(59, "MPI_CXX_DOUBLE_COMPLEX", DTK_DCOMPLEX, double _Complex);
+    P(60, "MPI_CXX_LONG_DOUBLE_COMPLEX", DTK_LDCOMPLEX, long double _Complex);
     /* MPI_LB and MPI_UB are markers: no data, no extent. */
-    dt_predef[18].nblocks = dt_predef[19].nblocks = 0;
+    dt_predef[18].has_lb = 1;
+    dt_predef[19].has_ub = 1;
+    dt_predef[18].elem_count = dt_predef[19].elem_count = 0;
+    dt_predef[18].elem_kind = dt_predef[19].elem_kind = DTK_NONE;
     /* The 2-element Fortran pairs hold two basic elements. */
-    dt_predef[48].elem_count = dt_predef[49].elem_count = dt_predef[50].elem_count = 2;
+    for (int i = 48; i <= 50; i++)
+        dt_predef[i].elem_count = 2;
+    kind_elems[DTK_2FINT] = kind_elems[DTK_2FREAL] = kind_elems[DTK_2FDOUBLE] = 2;
     return 0;
 }
 

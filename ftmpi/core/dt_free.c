@@ -1,12 +1,43 @@
-/* Releasing derived datatypes. */
-#include "datatype.h"
+/* Life cycle of derived datatypes: allocation, handles, release. */
+#include "core/dt_internal.h"
 
 #include <stdlib.h>
 
-#include "util/handle.h"
+#include "core/attr.h"
 
-extern handle_table_t dt_table;
-void dt_envelope_free(void *envelope);
+dt_t *dt_alloc(void)
+{
+    dt_t *dt = calloc(1, sizeof(*dt));
+    if (!dt)
+        return NULL;
+    dt->handle = MPI_DATATYPE_NULL;
+    dt->refcount = 1;
+    dt->align = 1;
+    return dt;
+}
+
+int dt_publish(dt_t *dt)
+{
+    int h = handle_alloc(&dt_table, dt);
+    if (h < 0)
+        return MPI_ERR_NO_MEM;
+    dt->handle = h;
+    dt->urefs = 1;
+    return MPI_SUCCESS;
+}
+
+int dt_user_free(dt_t *dt)
+{
+    int rc = MPI_SUCCESS;
+    if (dt->predefined || dt->urefs <= 0)
+        return MPI_ERR_TYPE;
+    if (--dt->urefs == 0) {
+        dt->freed = 1;
+        rc = attr_clear(KV_TYPE, &dt->attrs, dt->handle);
+    }
+    dt_release(dt);
+    return rc;
+}
 
 void dt_release(dt_t *dt)
 {
@@ -14,8 +45,12 @@ void dt_release(dt_t *dt)
         return;
     if (--dt->refcount > 0)
         return;
-    free(dt->blocks);
-    free(dt->prefix);
-    dt_envelope_free(dt->envelope);
+    if (dt->attrs)
+        attr_drop(KV_TYPE, &dt->attrs);
+    if (dt->handle != MPI_DATATYPE_NULL)
+        handle_release(&dt_table, dt->handle);
+    dt_prog_free(&dt->raw);
+    dt_prog_free(&dt->typed);
+    dt_env_free(dt->envelope);
     free(dt);
 }

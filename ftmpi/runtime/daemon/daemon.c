@@ -29,6 +29,7 @@ daemon_t *daemon_create(evloop_t *loop, rt_link_t *to_head, int output_local)
     d->stdin_rank = -1;
     d->stdin_w = -1;
     proto_buf_init(&d->stdin_buf);
+    daemon_raise_nofile();
     return d;
 }
 
@@ -46,6 +47,7 @@ void daemon_destroy(daemon_t *d)
         if (p->errpipe >= 0 && p->used)
             close(p->errpipe);
     }
+    daemon_io_close_all(d);
     daemon_stdin_close(d);
     proto_buf_free(&d->stdin_buf);
     if (d->shm)
@@ -144,6 +146,12 @@ static void ctl_handle(daemon_t *d, daemon_proc_t *p, uint32_t type,
     }
     case PR_FINALIZE:
         p->finalized = 1;
+        forward_rank_msg(d, p, type, data, len);
+        break;
+    case PR_ABORT:
+        /* What the rank wrote before it called MPI_Abort comes first. */
+        daemon_io_drain(p->io[0]);
+        daemon_io_drain(p->io[1]);
         forward_rank_msg(d, p, type, data, len);
         break;
     case PR_FAULT:

@@ -56,6 +56,7 @@ struct daemon {
 };
 
 /* daemon_spawn.c */
+void daemon_raise_nofile(void);
 int daemon_build_env(daemon_t *d, char **extra, int nextra);
 void daemon_spawn(daemon_t *d, int rank, int slot, uint32_t inc,
                   uint32_t generation, int restarted, const char *faults);
@@ -66,6 +67,7 @@ void daemon_io_drain(daemon_iostream_t *s);   /* read what is there now */
 void daemon_io_detach(daemon_iostream_t *s);  /* owner process reaped */
 void daemon_io_set_owner(daemon_iostream_t *s, daemon_iostream_t **owner);
 void daemon_io_flush_all(daemon_t *d);
+void daemon_io_close_all(daemon_t *d);  /* at teardown */
 /* stdin forwarding: pipe for the stdin rank (read end returned, -1 if
  * not forwarding), and cleanup. */
 int daemon_stdin_pipe(daemon_t *d);

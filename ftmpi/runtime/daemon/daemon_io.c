@@ -178,6 +178,12 @@ void daemon_io_set_owner(daemon_iostream_t *s, daemon_iostream_t **owner)
         s->owner = owner;
 }
 
+void daemon_io_close_all(daemon_t *d)
+{
+    while (d->io_list)
+        io_close(d->io_list);
+}
+
 void daemon_io_flush_all(daemon_t *d)
 {
     daemon_iostream_t *s = d->io_list;

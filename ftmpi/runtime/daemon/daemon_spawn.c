@@ -10,10 +10,29 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 extern char **environ;
+
+/* The daemon holds four descriptors per rank: raise our soft limit to the
+ * hard one, and give the ranks the limit we were started with. */
+static struct rlimit nofile_orig;
+static int nofile_raised;
+
+void daemon_raise_nofile(void)
+{
+    struct rlimit r;
+    if (nofile_raised || getrlimit(RLIMIT_NOFILE, &r) != 0)
+        return;
+    nofile_orig = r;
+    if (r.rlim_cur < r.rlim_max) {
+        r.rlim_cur = r.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &r) == 0)
+            nofile_raised = 1;
+    }
+}
 
 /* Variables set per process; inherited values are dropped. */
 static const char *const per_proc_vars[] = {
@@ -116,6 +135,8 @@ spawn_child(daemon_t *d, daemon_proc_t *p, shmseg_slot_t *slot, int ctl_fd,
     if (getppid() != parent)
         _exit(127); /* the daemon died before we got here */
     evloop_child_reset_signals();
+    if (nofile_raised)
+        setrlimit(RLIMIT_NOFILE, &nofile_orig);
     /* Identity first, state LIVE last (the parent writes the same). */
     atomic_store(&slot->incarnation, p->inc);
     slot->world_rank = p->rank;

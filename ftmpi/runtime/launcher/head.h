@@ -24,6 +24,7 @@ void head_destroy(head_t *h);
 int head_nhosts(const head_t *h);
 const char *head_host_name(const head_t *h, int hostid);
 int head_host_is_local(const head_t *h, int hostid);
+int head_host_nslots(const head_t *h, int hostid); /* ranks placed there */
 const char *head_jobid(const head_t *h);
 
 /* Connect host `hostid` to its daemon. Messages from that daemon must be

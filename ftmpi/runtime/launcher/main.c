@@ -87,10 +87,10 @@ int main(int argc, char **argv)
     ensure_std_fds();
     ftrun_opts_t o;
     int rc = ftrun_opts_parse(&o, argc, argv);
-    if (rc == 1)
-        return 0;
-    if (rc)
-        return rc;
+    if (rc) {
+        ftrun_opts_free(&o);
+        return rc == 1 ? 0 : rc;
+    }
 
     evloop_t *loop = evloop_create();
     head_t *h = loop ? head_create(loop, &o, t0) : NULL;
@@ -98,13 +98,19 @@ int main(int argc, char **argv)
         fprintf(stderr, "ftmpirun: cannot initialise: %s\n", strerror(errno));
         return 1;
     }
-    int local = -1;
-    for (int i = 0; i < head_nhosts(h); i++)
+    int local = -1, nremote = 0;
+    for (int i = 0; i < head_nhosts(h); i++) {
         if (head_host_is_local(h, i))
             local = i;
+        else
+            nremote += head_host_nslots(h, i) > 0;
+    }
     char why[256];
     if (local >= 0 && !program_exists(o.argv[0], why, sizeof why)) {
         fprintf(stderr, "ftmpirun: cannot run '%s': %s\n", o.argv[0], why);
+        head_destroy(h);
+        evloop_destroy(loop);
+        ftrun_opts_free(&o);
         return 127;
     }
 
@@ -129,7 +135,7 @@ int main(int argc, char **argv)
                          targ);
 
     remote_t *rem = NULL;
-    if (local < 0 || head_nhosts(h) > 1) {
+    if (nremote > 0) {
         rem = remote_launch(h, loop, &o);
         if (!rem) {
             if (d)

@@ -299,8 +299,8 @@ remote_t *remote_launch(head_t *h, evloop_t *loop, const ftrun_opts_t *o)
     head_address(addr, sizeof addr);
     int port = ntohs(sa.sin_port);
     for (int i = 0; i < rm->nhosts; i++) {
-        if (head_host_is_local(h, i))
-            continue;
+        if (head_host_is_local(h, i) || head_host_nslots(h, i) == 0)
+            continue; /* served in-process, or nothing to run there */
         rm->nwaiting++;
         int rc = start_agent(rm, o, i, addr, port);
         if (rc) {

@@ -1,0 +1,78 @@
+/*
+ * cg_main.c - the CG demo: a Jacobi-preconditioned conjugate-gradient solve
+ * that survives killed ranks (ftmpirun --comm-mode=rebuild), with in-memory
+ * checkpoints every --ckpt-interval iterations. See docs/cg.md.
+ *
+ *   ftmpirun --comm-mode=rebuild -np 8 --kill-at iter=40@2 cg --n 64 \
+ *            --encoding rs --checksums 2 --ckpt-interval 20
+ */
+#include "cg.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+    cg_opts_t o;
+    /* every process parses the same arguments (a replacement too): no
+       communication before the skeleton starts */
+    int prc = cg_opts_parse(argc, argv, &o, 0);
+    int init_rc = MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (prc != 0) {
+        if (rank == 0)
+            cg_opts_parse(argc, argv, &o, 1); /* print the message once */
+        MPI_Finalize();
+        return prc > 0 ? 0 : 2;
+    }
+    dckpt_params_t dp = {o.code, o.m, o.k, o.chunk};
+    int ngroups, ndata;
+    if (dckpt_plan(size, &dp, &ngroups, &ndata) != DCKPT_SUCCESS) {
+        if (rank == 0)
+            fprintf(stderr, "cg: %d ranks cannot hold %s checkpoints with %d checksum rank(s) "
+                            "per group (need at least m + 1 ranks; rs: at most 256 per group)\n",
+                    size, o.code == DCKPT_CODE_XOR ? "xor" : "rs", o.m);
+        MPI_Finalize();
+        return 2;
+    }
+
+    cg_app_t app;
+    memset(&app, 0, sizeof(app));
+    app.o = &o;
+    ftiter_params_t par = {.ckpt_interval = o.ckpt_interval, .max_iter = o.max_iter,
+                           .ckpt = dp, .verbose = o.verbose};
+    ftiter_t *sk = NULL;
+    int rc = ftiter_create(&par, &cg_ops, &app, init_rc, &sk);
+    if (rc == FTITER_SUCCESS)
+        rc = ftiter_run(sk);
+    if (rc != FTITER_SUCCESS) {
+        if (app.err[0] && (rank == 0 || rc != FTITER_ERR_APP))
+            fprintf(stderr, "cg: rank %d: %s\n", rank, app.err);
+        if (rank == 0 || rc != FTITER_ERR_UNRECOVERABLE)
+            fprintf(stderr, "cg: rank %d cannot continue: %s\n", rank, ftiter_strerror(rc));
+        fflush(stderr);
+        if (rc == FTITER_ERR_UNRECOVERABLE && rank != 0) {
+            /* every rank knows; rank 0 has said why and ends the job: wait for it */
+            MPI_Finalize();
+            return 3;
+        }
+        MPI_Abort(MPI_COMM_WORLD, rc == FTITER_ERR_UNRECOVERABLE ? 3 : 4);
+    }
+    if (rank == 0)
+        cg_report(stdout, &o, &app, sk, size);
+    /* world rank 0 (always a data rank) says whether the solve converged */
+    int status = rank == 0 && !ftiter_stats(sk)->converged ? 1 : 0;
+    ftiter_free(&sk);
+    cg_matrix_free(&app.A);
+    free(app.b);
+    free(app.dinv);
+    free(app.x);
+    free(app.r);
+    free(app.p);
+    free(app.q);
+    free(app.z);
+    MPI_Finalize();
+    return status;
+}

@@ -1,0 +1,40 @@
+/*
+ * ckpt_fault_shim.c - puts fault points INSIDE the checkpoint library's
+ * streams, without touching the library or the application: loaded into
+ * the ranks with `ftmpirun -x LD_PRELOAD=libckpt_fault_shim.so`, it
+ * interposes MPI_Isend/MPI_Irecv (every MPI_ function is a weak alias of
+ * its PMPI_ twin) and, for the messages of diskless_ckpt's pipelines, calls
+ *
+ *   FTMPI_Fault_point("encode_send", n)  the n-th chunk this rank sends while encoding
+ *   FTMPI_Fault_point("encode_recv", n)  the n-th chunk receive it posts while encoding
+ *   FTMPI_Fault_point("decode_send", n)  the n-th chunk it sends while decoding (a restore)
+ *
+ * so that `ftmpirun --kill-at encode_send=12@3` kills rank 3 in the middle
+ * of a checkpoint, and `--kill-at decode_send=1@4` kills rank 4 in the
+ * middle of a restore. Counts run over the whole life of the process.
+ */
+#include <mpi.h>
+
+/* the tags of diskless_ckpt/dckpt_internal.h */
+#define SHIM_TAG_ENCODE 0x5ec0
+#define SHIM_TAG_DECODE 0x5ec1
+
+static long shim_enc_send, shim_enc_recv, shim_dec_send;
+
+int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+              MPI_Comm comm, MPI_Request *request)
+{
+    if (tag == SHIM_TAG_ENCODE)
+        FTMPI_Fault_point("encode_send", ++shim_enc_send);
+    else if (tag == SHIM_TAG_DECODE)
+        FTMPI_Fault_point("decode_send", ++shim_dec_send);
+    return PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
+}
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+              MPI_Request *request)
+{
+    if (tag == SHIM_TAG_ENCODE)
+        FTMPI_Fault_point("encode_recv", ++shim_enc_recv);
+    return PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
+}
