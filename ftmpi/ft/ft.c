@@ -20,14 +20,27 @@ int ft_after_init(void)
     return rc == MPI_SUCCESS ? MPI_INIT_RESTARTED_NODE : rc;
 }
 
-/* The duplicate of MPI_COMM_WORLD that a recovery agreed on (its context
- * id was fixed by the recovery, so making it needs no communication). */
-static int make_recovery_dup(MPI_Comm *newcomm)
+/* A duplicate of MPI_COMM_WORLD made without communication: the lowest
+ * context id free here, which is the same on every process that makes the
+ * same calls since the last recovery (all free ids were equal then). */
+static int dup_without_agreement(MPI_Comm *newcomm)
 {
+    uint32_t mask[COMM_CTX_WORDS], ctx = 0;
+    int found = 0;
+    comm_ctx_mask(mask);
+    for (int i = 0; i < COMM_CTX_WORDS && !found; i++)
+        if (mask[i]) {
+            ctx = (uint32_t)(i * 32 + __builtin_ctz(mask[i])) * 2;
+            found = 1;
+        }
+    if (!found || comm_ctx_claim(ctx) != 0)
+        return MPI_ERR_INTERN;
     comm_t *w = comm_world();
-    comm_t *n = comm_new(w->group, NULL, ft.dup_ctx);
-    if (!n)
+    comm_t *n = comm_new(w->group, NULL, ctx);
+    if (!n) {
+        comm_ctx_release(ctx);
         return MPI_ERR_NO_MEM;
+    }
     n->errh = w->errh;
     errh_retain(n->errh);
     int rc;
@@ -36,7 +49,6 @@ static int make_recovery_dup(MPI_Comm *newcomm)
         comm_release(n);
         return rc;
     }
-    ft.dup_ctx_unused = 0;
     *newcomm = n->handle;
     return MPI_SUCCESS;
 }
@@ -47,20 +59,24 @@ int ft_comm_dup(comm_t *c, MPI_Comm *newcomm, int *handled)
     if (c != comm_world() || ftg.recovery_mode == FTMPI_RECOVERY_MODE_NONE ||
         ftg.comm_mode == FTMPI_COMM_MODE_ABORT)
         return MPI_SUCCESS;
-    if (ft.dup_ctx_unused) {
-        /* A replacement's first MPI_Comm_dup(MPI_COMM_WORLD): the same
-         * communicator the survivors' recovering dup returned. */
-        *handled = 1;
-        return make_recovery_dup(newcomm);
-    }
     progress_poll(); /* learn of failures the runtime already announced */
-    if (!ft_recovery_pending() && c->state != COMM_DETECTED)
-        return MPI_SUCCESS;
+    if (!ft_recovery_pending() && c->state != COMM_DETECTED) {
+        if (!ftg.ft_dup_phase)
+            return MPI_SUCCESS; /* an ordinary dup */
+        /* Between a recovery and the first collective: paired by order
+         * with the same call on the other processes (survivors' recovery
+         * callbacks with a replacement's restore code, a survivor's
+         * recovering dup with a replacement's first dup). */
+        *handled = 1;
+        return dup_without_agreement(newcomm);
+    }
     int rc = ft_recover();
     if (rc != MPI_SUCCESS)
         return rc;
+    /* The recovering dup never communicates: replacements (still in
+     * MPI_Init, or in their restore code) do not take part in it. */
     *handled = 1;
-    return make_recovery_dup(newcomm);
+    return dup_without_agreement(newcomm);
 }
 
 void ft_auto_recover(int rc)

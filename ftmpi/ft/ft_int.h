@@ -13,8 +13,9 @@ typedef struct {
     int in_recovery;
     int recoveries;       /* completed recoveries */
     uint32_t *fail_gen;   /* [size] generation of the recovery that handled each rank's last failure */
-    uint32_t dup_ctx;     /* context id of the recovery's MPI_COMM_WORLD duplicate */
-    int dup_ctx_unused;   /* claimed but no communicator made of it (replacement) */
+    /* After a recovery, until this process's first collective operation,
+     * MPI_Comm_dup(MPI_COMM_WORLD) takes the lowest free context id without
+     * communication (every participant has the same free ids then). */
 } ft_t;
 
 extern ft_t ft;

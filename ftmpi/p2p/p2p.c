@@ -367,8 +367,11 @@ int p2p_start_send(req_t *r)
     r->status.ftmpi_cancelled = 0;
     if (r->peer == MPI_PROC_NULL)
         return complete_proc_null(r);
-    if (r->coll && c->state == COMM_DETECTED)
-        return MPI_ERR_OTHER; /* a member failed: the collective cannot complete */
+    if (r->coll) {
+        if (c->state == COMM_DETECTED)
+            return MPI_ERR_OTHER; /* a member failed: the collective cannot complete */
+        ftg.ft_dup_phase = 0;     /* the first collective after a recovery */
+    }
     r->peer_world = comm_peer_world(c, r->peer);
     r->bytes = (size_t)r->count * r->dt->size;
     if (ftg.peer_dead[r->peer_world])
@@ -432,8 +435,11 @@ int p2p_start_recv(req_t *r)
     r->status.ftmpi_cancelled = 0;
     if (r->peer == MPI_PROC_NULL)
         return complete_proc_null(r);
-    if (r->coll && c->state == COMM_DETECTED)
-        return MPI_ERR_OTHER;
+    if (r->coll) {
+        if (c->state == COMM_DETECTED)
+            return MPI_ERR_OTHER;
+        ftg.ft_dup_phase = 0;
+    }
     umsg_t *m;
     if (match_unexpected(c, r->coll, r->peer, r->tag, &m)) {
         list_del(&m->link);

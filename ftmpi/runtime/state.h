@@ -25,6 +25,7 @@ typedef struct {
     int *peer_dead;          /* [size] 1: the rank's process failed, not (yet) replaced */
     uint32_t *inc_of_world;  /* [size] incarnation of each rank's current process */
     uint32_t generation;     /* current recovery generation */
+    int ft_dup_phase;        /* 1 from a recovery to the first collective operation */
     /* modes (ftmpi.h values) */
     int comm_mode, msg_mode, coll_mode, recovery_mode;
     int num_failed;          /* FTMPI_NUM_FAILED_PROCS of the latest recovery */
