@@ -23,6 +23,8 @@ int ft_after_init(void)
 /* A duplicate of MPI_COMM_WORLD made without communication: the lowest
  * context id free here, which is the same on every process that makes the
  * same calls since the last recovery (all free ids were equal then). */
+static int dup_with_ctx(uint32_t ctx, MPI_Comm *newcomm);
+
 static int dup_without_agreement(MPI_Comm *newcomm)
 {
     uint32_t mask[COMM_CTX_WORDS], ctx = 0;
@@ -35,6 +37,18 @@ static int dup_without_agreement(MPI_Comm *newcomm)
         }
     if (!found || comm_ctx_claim(ctx) != 0)
         return MPI_ERR_INTERN;
+    return dup_with_ctx(ctx, newcomm);
+}
+
+/* The recovery's reserved duplicate (already claimed). */
+static int dup_reserved(MPI_Comm *newcomm)
+{
+    ft.dup_ctx_unused = 0;
+    return dup_with_ctx(ft.dup_ctx, newcomm);
+}
+
+static int dup_with_ctx(uint32_t ctx, MPI_Comm *newcomm)
+{
     comm_t *w = comm_world();
     comm_t *n = comm_new(w->group, NULL, ctx);
     if (!n) {
@@ -59,24 +73,36 @@ int ft_comm_dup(comm_t *c, MPI_Comm *newcomm, int *handled)
     if (c != comm_world() || ftg.recovery_mode == FTMPI_RECOVERY_MODE_NONE ||
         ftg.comm_mode == FTMPI_COMM_MODE_ABORT)
         return MPI_SUCCESS;
-    progress_poll(); /* learn of failures the runtime already announced */
-    if (!ft_recovery_pending() && c->state != COMM_DETECTED) {
-        if (!ftg.ft_dup_phase)
-            return MPI_SUCCESS; /* an ordinary dup */
-        /* Between a recovery and the first collective: paired by order
-         * with the same call on the other processes (survivors' recovery
-         * callbacks with a replacement's restore code, a survivor's
-         * recovering dup with a replacement's first dup). */
+    if (ft.in_callbacks) {
+        /* Inside recovery callbacks: paired by call order with the
+         * replacements' restore code, no agreement needed. */
         *handled = 1;
         return dup_without_agreement(newcomm);
     }
-    int rc = ft_recover();
-    if (rc != MPI_SUCCESS)
-        return rc;
-    /* The recovering dup never communicates: replacements (still in
-     * MPI_Init, or in their restore code) do not take part in it. */
-    *handled = 1;
-    return dup_without_agreement(newcomm);
+    progress_poll(); /* learn of failures the runtime already announced */
+    if (ft_recovery_pending() || c->state == COMM_DETECTED) {
+        int rc = ft_recover();
+        if (rc != MPI_SUCCESS)
+            return rc;
+        /* The recovering dup never communicates: replacements do not take
+         * part in it. */
+        *handled = 1;
+        return dup_reserved(newcomm);
+    }
+    if (ft.dup_ctx_unused) {
+        /* A replacement's (or an AUTO survivor's) first dup after a
+         * recovery: the reserved duplicate, the same communicator as the
+         * survivors' recovering dup. */
+        *handled = 1;
+        return dup_reserved(newcomm);
+    }
+    if (ftg.ft_dup_phase) {
+        /* After the reserved duplicate, until the first collective: paired
+         * by call order, no agreement needed. */
+        *handled = 1;
+        return dup_without_agreement(newcomm);
+    }
+    return MPI_SUCCESS; /* an ordinary dup */
 }
 
 void ft_auto_recover(int rc)

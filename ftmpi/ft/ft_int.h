@@ -13,9 +13,9 @@ typedef struct {
     int in_recovery;
     int recoveries;       /* completed recoveries */
     uint32_t *fail_gen;   /* [size] generation of the recovery that handled each rank's last failure */
-    /* After a recovery, until this process's first collective operation,
-     * MPI_Comm_dup(MPI_COMM_WORLD) takes the lowest free context id without
-     * communication (every participant has the same free ids then). */
+    uint32_t dup_ctx;     /* context id a recovery reserved for its duplicate of MPI_COMM_WORLD */
+    int dup_ctx_unused;   /* reserved and not yet handed out here */
+    int in_callbacks;     /* the recovery callbacks are running */
 } ft_t;
 
 extern ft_t ft;

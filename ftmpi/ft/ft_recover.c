@@ -26,6 +26,10 @@ static int round_done(void *arg)
  * the same ids on every process, replacements included. */
 static void destroy_derived(void)
 {
+    if (ft.dup_ctx_unused) {
+        comm_ctx_release(ft.dup_ctx);
+        ft.dup_ctx_unused = 0;
+    }
     comm_t *c = comm_next(NULL);
     while (c) {
         comm_t *next = comm_next(c);
@@ -94,9 +98,21 @@ static int apply(const rtc_recovery_t *rec)
     p2p_drop_old(rec->generation,
                  ftg.msg_mode == FTMPI_MSG_MODE_RESET ? P2P_ALL : P2P_COLL_ONLY);
     destroy_derived();
-    /* Every participant now holds the same free context ids: until its
-     * first collective operation, a dup of MPI_COMM_WORLD needs no
-     * agreement (ft_comm_dup). */
+    /* Every participant now holds the same context ids (MPI_COMM_WORLD's
+     * and MPI_COMM_SELF's). The lowest free one is reserved for the
+     * recovery's duplicate of MPI_COMM_WORLD (ft_comm_dup), everywhere;
+     * until the first collective, later dups of MPI_COMM_WORLD also need
+     * no agreement. */
+    uint32_t mask[COMM_CTX_WORDS];
+    comm_ctx_mask(mask);
+    ft.dup_ctx = 0;
+    for (int i = 0; i < COMM_CTX_WORDS; i++)
+        if (mask[i]) {
+            ft.dup_ctx = (uint32_t)(i * 32 + __builtin_ctz(mask[i])) * 2;
+            break;
+        }
+    comm_ctx_claim(ft.dup_ctx);
+    ft.dup_ctx_unused = 1;
     ftg.ft_dup_phase = 1;
     int rc = rebuild_world(rec);
     if (rc == MPI_SUCCESS)
@@ -150,7 +166,9 @@ static int recover(int callbacks)
     /* Last step: the recovery callbacks, in attachment order. */
     if (rc == MPI_SUCCESS && callbacks) {
         comm_t *w = comm_world();
+        ft.in_callbacks = 1;
         attr_call_deletes(KV_COMM, w->attrs, w->handle);
+        ft.in_callbacks = 0;
     }
     return rc;
 }
