@@ -54,7 +54,7 @@
     X(float, x7) X(double, x8) X(double, z0) X(double, z1) X(short, z2)           \
     X(int, z3) X(double, z4) X(float, z5) X(char, z6) X(double, z7) X(double, z8) \
     X(double, o0) X(int, o1) X(double, o2) X(double, o3) X(float, o4)             \
-    X(double, o5) X(char, o6) X(double, o7) X(int, o8) X(double, o9)
+    X(double, o5) X(char, o6) X(double, o7) X(int, o8) X(double, o9) X(int, o10)
 
 #define DB_DECL(T, N) T N;
 typedef struct {

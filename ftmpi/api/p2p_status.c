@@ -1,6 +1,8 @@
 /* Cancel, status queries and generalized requests. */
 #include "api/api.h"
 
+#include <stdint.h>
+
 #include "util/futex.h"
 
 API_WEAK(Cancel)
@@ -90,9 +92,11 @@ static int set_elements(const char *fname, MPI_Status *status, MPI_Datatype type
         API_FAIL(MPI_ERR_TYPE);
     if (n < 0)
         API_FAIL(MPI_ERR_COUNT);
-    /* Stored as bytes: n basic elements of the type's basic kind. */
-    size_t bsz = dt->elem_count ? dt->size / dt->elem_count : dt->size;
-    status->ftmpi_count = (long long)n * (long long)bsz;
+    /* Stored as bytes: the bytes that n basic elements of the type take. */
+    size_t bytes = dt_bytes_of_elements(dt, n);
+    if (bytes == SIZE_MAX)
+        API_FAIL(MPI_ERR_ARG);
+    status->ftmpi_count = (long long)bytes;
     API_END();
 }
 

@@ -171,7 +171,7 @@ int op_check(const op_t *op, const dt_t *dt)
         for (size_t i = 0; i < n; i++) {                                 \
             int take = op == OPX_MAXLOC ? a[i].v > b[i].v : a[i].v < b[i].v; \
             if (take || (a[i].v == b[i].v && a[i].i < b[i].i))           \
-                b[i] = a[i];                                             \
+                b[i].v = a[i].v, b[i].i = a[i].i; /* not the padding */ \
         }                                                                \
         return 0;                                                        \
     } while (0)

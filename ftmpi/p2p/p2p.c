@@ -15,6 +15,7 @@
 #include "p2p/p2p_int.h"
 
 #include <errno.h>
+#include <sys/uio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,6 +103,22 @@ static int rndv_read(req_t *r, const pkt_t *p)
         ssize_t got = shm_cma_read(pid, (char *)r->buf + r->dt->true_lb, remote, n);
         return got < 0 ? (int)got : 0;
     }
+    if (dt_iov_worthwhile(r->dt, (size_t)r->count)) {
+        /* Long runs: read straight into them. */
+        struct iovec iov[64];
+        for (size_t off = 0; off < n;) {
+            size_t bytes = 0;
+            int k = dt_iov(r->dt, (size_t)r->count, r->buf, off, n - off, iov, 64, &bytes);
+            struct iovec rem = {(void *)(remote + off), bytes};
+            ssize_t got = process_vm_readv(pid, iov, (unsigned long)k, &rem, 1, 0);
+            if (got < 0)
+                return -errno;
+            if ((size_t)got != bytes)
+                return -EFAULT;
+            off += bytes;
+        }
+        return 0;
+    }
     /* Non-contiguous receive buffer: read through a bounded bounce buffer. */
     size_t chunk = n < (1u << 18) ? n : (1u << 18);
     char *tmp = malloc(chunk);
@@ -133,15 +150,21 @@ static void deliver_into(req_t *r, const pkt_t *p, const void *data)
         return;
     }
     /* PKT_RTS */
-    int rc = rndv_read(r, p);
+    int rc;
+    if ((p->flags & PKT_F_STREAM) ||
+        (!dt_is_contig(r->dt, (size_t)r->count) && !dt_iov_worthwhile(r->dt, (size_t)r->count)))
+        rc = -EAGAIN; /* pack into fragments / unpack as they arrive */
+    else
+        rc = rndv_read(r, p);
     if (rc == 0) {
         ctl_send(p->src_world, PKT_FIN, 0, p->sreq, 0);
         req_complete(r);
         return;
     }
-    if (rc == -EPERM || rc == -ENOSYS || rc == -EFAULT) {
+    if (rc == -EPERM || rc == -ENOSYS || rc == -EFAULT || rc == -EAGAIN) {
         /* No single copy between these processes: ask for a stream. */
-        ftg.shm.cma = 0;
+        if (rc != -EAGAIN)
+            ftg.shm.cma = 0;
         r->streaming = 1;
         r->received = 0;
         r->remote_token = p->sreq;
@@ -399,6 +422,8 @@ int p2p_start_send(req_t *r)
     p.type = PKT_RTS;
     if (dt_is_contig(r->dt, (size_t)r->count)) {
         p.addr = (uint64_t)(uintptr_t)((char *)r->buf + r->dt->true_lb);
+    } else if (r->peer_world != ftg.world_rank) {
+        p.flags |= PKT_F_STREAM; /* packed into fragments when the receiver asks */
     } else {
         r->pack_tmp = malloc(r->bytes);
         if (!r->pack_tmp)

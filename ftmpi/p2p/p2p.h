@@ -21,6 +21,7 @@ typedef enum {
 } pkt_type_t;
 
 #define PKT_F_SYNC 1u
+#define PKT_F_STREAM 2u  /* RTS: data is not contiguous at the sender: ask for a stream */
 
 typedef struct {
     uint8_t type;
