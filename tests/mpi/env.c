@@ -40,6 +40,9 @@ int main(int argc, char **argv)
 
     double tick = MPI_Wtick();
     T_CHECK(tick > 0 && tick < 0.01, "MPI_Wtick = %g", tick);
+    MPI_Comm parent = MPI_COMM_WORLD;
+    T_MPI(MPI_Comm_get_parent(&parent));
+    T_CHECK(parent == MPI_COMM_NULL, "MPI_Comm_get_parent: not spawned, want MPI_COMM_NULL");
     double t0 = MPI_Wtime(), prev = t0;
     for (int i = 0; i < 100000; i++) {
         double t = MPI_Wtime();
