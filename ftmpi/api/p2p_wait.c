@@ -22,6 +22,22 @@ static int lookup(MPI_Request h, req_t **r_p)
     return *r_p != NULL;
 }
 
+/* Test r once: *flag says whether it is done (an inactive request is, with
+ * an empty status). Returns 1 when r is active and complete: the caller
+ * then reports it. */
+static int test_once(req_t *r, int *flag, MPI_Status *status)
+{
+    if (!is_active(r)) {
+        *flag = 1;
+        api_status_empty(status);
+        return 0;
+    }
+    if (!r->complete)
+        progress_poll();
+    *flag = r->complete;
+    return r->complete;
+}
+
 /* Finish r for the user and raise its error on its communicator. */
 static int finish(req_t *r, MPI_Request *h, MPI_Status *st, const char *fname)
 {
@@ -64,16 +80,7 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     req_t *r;
     if (!lookup(*request, &r))
         API_FAIL(MPI_ERR_REQUEST);
-    *flag = 0;
-    if (!is_active(r)) {
-        *flag = 1;
-        api_status_empty(status);
-        goto fail;
-    }
-    if (!r->complete)
-        progress_poll();
-    if (r->complete) {
-        *flag = 1;
+    if (test_once(r, flag, status)) {
         rc = finish(r, request, status, FNAME);
         api_unlock();
         return rc;
@@ -304,15 +311,7 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     req_t *r;
     if (!lookup(request, &r))
         API_FAIL(MPI_ERR_REQUEST);
-    if (!is_active(r)) {
-        *flag = 1;
-        api_status_empty(status);
-        goto fail;
-    }
-    if (!r->complete)
-        progress_poll();
-    *flag = r->complete;
-    if (r->complete)
+    if (test_once(r, flag, status))
         api_status_out(status, &r->status);
     API_END();
 }
