@@ -73,13 +73,18 @@ static int rebuild_world(const rtc_recovery_t *rec)
     return MPI_SUCCESS;
 }
 
-static void set_failure_attributes(const rtc_recovery_t *rec)
+/* FTMPI_NUM_FAILED_PROCS and FTMPI_ERROR_FAILURE; the failed ranks are
+ * numbered as in MPI_COMM_WORLD before this recovery (`before`). */
+static void set_failure_attributes(const rtc_recovery_t *rec, const group_t *before)
 {
     ftg.num_failed = rec->nfailed;
     char msg[MPI_MAX_ERROR_STRING];
     int len = snprintf(msg, sizeof(msg), "MPI_ERR_OTHER: process failure; failed ranks:");
-    for (int i = 0; i < rec->nfailed && len < (int)sizeof(msg) - 12; i++)
-        len += snprintf(msg + len, sizeof(msg) - (size_t)len, " %d", rec->failed[i]);
+    for (int i = 0; i < rec->nfailed && len < (int)sizeof(msg) - 12; i++) {
+        int r = group_rank_of_world(before, rec->failed[i]);
+        len += snprintf(msg + len, sizeof(msg) - (size_t)len, " %d",
+                        r == MPI_UNDEFINED ? rec->failed[i] : r);
+    }
     ftg.error_failure = err_make_code(MPI_ERR_OTHER, msg);
 }
 
@@ -114,10 +119,13 @@ static int apply(const rtc_recovery_t *rec)
     comm_ctx_claim(ft.dup_ctx);
     ft.dup_ctx_unused = 1;
     ftg.ft_dup_phase = 1;
+    group_t *before = comm_world()->group;
+    group_retain(before);
     int rc = rebuild_world(rec);
     if (rc == MPI_SUCCESS)
         p2p_renumber(comm_world());
-    set_failure_attributes(rec);
+    set_failure_attributes(rec, before);
+    group_release(before);
     /* Failures this round handled are no longer pending. */
     for (int i = 0; i < rec->nfailed; i++)
         if (rec->failed[i] >= 0 && rec->failed[i] < ftg.world_size) {
@@ -129,6 +137,14 @@ static int apply(const rtc_recovery_t *rec)
         if (ft.failed_mark[ft.failed[i]])
             ft.failed[k++] = ft.failed[i];
     ft.nfailed = k;
+    /* A failure announced after this round was decided (it arrived while
+     * we waited for the result) is not in it: it stays pending, its process
+     * dead, MPI_COMM_WORLD with a problem, so that the next call meets it. */
+    for (int i = 0; i < ft.nfailed; i++) {
+        ftg.peer_dead[ft.failed[i]] = 1;
+        if (ftg.recovery_mode != FTMPI_RECOVERY_MODE_NONE)
+            comm_world()->state = COMM_DETECTED;
+    }
     ft.recoveries++;
     return rc;
 }

@@ -21,6 +21,7 @@
 
 static list_node_t orphans = LIST_INIT(orphans); /* messages for unknown contexts */
 static list_node_t waiting_sends = LIST_INIT(waiting_sends); /* sends awaiting FIN/ACK */
+static list_node_t recv_streams = LIST_INIT(recv_streams);   /* receives being streamed to */
 
 int p2p_init(void)
 {
@@ -55,6 +56,10 @@ static void adopt_orphans(comm_t *c)
         umsg_t *m = list_entry(n, umsg_t, link);
         if ((m->pkt.ctx & ~1u) == c->ctx) {
             list_del(n);
+            /* Sent before a recovery that renumbered the group (SHRINK):
+             * match by the sender's current rank. */
+            if (m->pkt.gen < c->generation && !c->is_inter)
+                m->pkt.src = group_rank_of_world(c->group, m->pkt.src_world);
             list_add_tail(&c->unexpected[m->pkt.ctx & 1], n);
         }
     }
@@ -162,13 +167,16 @@ static void deliver_into(req_t *r, const pkt_t *p, const void *data)
         return;
     }
     if (rc == -EPERM || rc == -ENOSYS || rc == -EFAULT || rc == -EAGAIN) {
-        /* No single copy between these processes: ask for a stream. */
-        if (rc != -EAGAIN)
+        /* No single copy for this message: ask for a stream. Only a refusal
+         * by the kernel turns single copy off for good. */
+        if (rc == -EPERM || rc == -ENOSYS)
             ftg.shm.cma = 0;
         r->streaming = 1;
         r->received = 0;
         r->remote_token = p->sreq;
         r->bytes = p->len;
+        r->peer_world = p->src_world;
+        list_add_tail(&recv_streams, &r->link);
         ctl_send(p->src_world, PKT_CTS, 0, p->sreq, req_token(r));
         return;
     }
@@ -304,6 +312,7 @@ void p2p_deliver(const pkt_t *p, const void *data, size_t len)
                           len < cap - off ? len : cap - off);
             r->received += len;
             if (r->received >= r->bytes) {
+                list_del(&r->link);
                 r->streaming = 0;
                 req_complete(r);
             }
@@ -600,6 +609,13 @@ void p2p_peer_failed(int world, int err)
     xmit_drop_peer(world, err);
     stream_drop_peer(world, err);
     list_node_t *n, *t;
+    list_for_each_safe(n, t, &recv_streams) {
+        req_t *r = list_entry(n, req_t, link);
+        if (r->peer_world == world) {
+            r->streaming = 0;
+            fail_req(r, err);
+        }
+    }
     list_for_each_safe(n, t, &waiting_sends) {
         req_t *r = list_entry(n, req_t, link);
         if (r->peer_world == world)
@@ -655,6 +671,13 @@ void p2p_fail_pending(comm_t *only, int err, int which)
         }
     }
     if (which == P2P_ALL) {
+        list_for_each_safe(n, t, &recv_streams) {
+            req_t *r = list_entry(n, req_t, link);
+            if (!only || r->comm == only) {
+                r->streaming = 0;
+                fail_req(r, err);
+            }
+        }
         xmit_fail_comm(only, err);
         stream_fail_comm(only, err);
     }

@@ -1,8 +1,9 @@
 /*
  * Internals of the master-worker skeleton (not installed).
  *
- *   mw_net.c       the skeleton's communicator: posted wildcard receives,
- *                  the queue of received messages, the outbox of sends
+ *   mw_net.c       the skeleton's communicator, waiting, open/close
+ *   mw_queue.c     posted wildcard receives, the queue of received messages
+ *   mw_outbox.c    the outbox of non-blocking sends
  *   mw_recover.c   joining an FT-MPI recovery, reading who failed
  *   mw_ledger.c    the master's task ledger
  *   mw_master.c    the master's loop
@@ -38,6 +39,7 @@
 /* Internal outcomes of communication calls (besides MW_OK and MW_ERR_*). */
 #define MW_FAIL 1    /* a process failed: recover */
 #define MW_TIMEOUT 2 /* mw_net_next: nothing arrived in time */
+#define MW_LOST 3    /* net_wait: the payload receive failed (see mw_net_next) */
 
 enum mw_kind {
     MW_K_JOIN = 1, /* worker -> master: I am (back) in; flags MW_F_STOPPED */
@@ -82,6 +84,7 @@ typedef struct mw_out {
     struct mw_out *next;
     MPI_Request req[2];
     int kind;
+    int failed; /* a request failed: keep the buffers until the next recovery */
     int64_t index;
     unsigned char *hdrbuf;
     void *payload; /* owned copy (also inline in hdrbuf when small) */
@@ -123,6 +126,7 @@ typedef struct mw_net {
     mw_msg_t *q_head, *q_tail; /* received, not yet handed out */
     mw_out_t *out;      /* sends of this generation */
     mw_out_t *zombies;  /* sends from before a recovery, still pending (CONT) */
+    mw_out_t *retired;  /* failed sends: freed after the next recovery */
     mw_unsent_t *unsent;
     uint32_t seq;
     int pay_tags;       /* payload tags per sender (from MPI_TAG_UB) */
@@ -134,6 +138,15 @@ typedef struct mw_net {
     int *wj;
     int wcap;
 } mw_net_t;
+
+/* ---- mw_queue.c */
+mw_msg_t *mw_queue_pop(mw_net_t *n);
+int mw_slot_done(mw_net_t *n, int i, const MPI_Status *st);
+int mw_net_is_cont(const mw_net_t *n);
+
+/* ---- mw_outbox.c */
+int mw_out_reap(mw_net_t *n);
+void mw_out_failed(mw_net_t *n, mw_out_t *o);
 
 /* ---- mw_net.c */
 int mw_net_open(mw_net_t *n, int restarted);
@@ -153,6 +166,7 @@ void mw_net_reap_zombies(mw_net_t *n);
 void mw_net_drop_queue(mw_net_t *n, int keep_results);
 int mw_net_repost_queue(mw_net_t *n);
 void mw_net_retire_outbox(mw_net_t *n);
+void mw_net_free_retired(mw_net_t *n);
 
 /* ---- mw_recover.c */
 int mw_recover(mw_net_t *n);

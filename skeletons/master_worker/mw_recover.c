@@ -248,6 +248,7 @@ int mw_recover(mw_net_t *n)
     n->comm = c;
     n->fail = 0;
     n->recoveries++;
+    mw_net_free_retired(n); /* nobody reads the old generation's messages now */
     MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
     int oldsize = n->size;
     MPI_Comm_rank(c, &n->rank);

@@ -14,7 +14,9 @@
 #   user-error   exit 3 and "stopped by a user error" (mw_test --fail-task)
 # and that at least MIN_FAILURES processes really failed (--event-log).
 # MW_LINGER_S=3 shortens the wait that works around a library issue
-# (docs/master_worker.md, "Library issues").
+# (docs/master_worker.md, "Library issues"). With MW_DEBUG=1 in the
+# environment the skeleton traces its messages; MW_KEEP_FAILED=PREFIX keeps
+# the stderr and event log of a failed run as PREFIX.<pid>.err/.ev.
 kind=$1 mpirun=$2 prog=$3 np=$4 tasks=$5 ms=$6 minfail=$7
 shift 7
 lopts=""
@@ -26,7 +28,12 @@ while [ $# -gt 0 ]; do
 done
 tmp=$(mktemp -d /tmp/mw_check.XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "mw_check: FAILED: $*"; echo "--- stderr"; tail -n 40 "$tmp/err"; echo "--- stdout (first lines)"; head -n 10 "$tmp/out"; exit 1; }
+fail() {
+    echo "mw_check: FAILED: $*"; echo "--- stderr"; tail -n 40 "$tmp/err"
+    echo "--- stdout (first lines)"; head -n 10 "$tmp/out"
+    [ -n "$MW_KEEP_FAILED" ] && cp "$tmp/err" "$MW_KEEP_FAILED.$$.err" && cp "$tmp/ev" "$MW_KEEP_FAILED.$$.ev"
+    exit 1
+}
 
 if [ "$kind" = sweep ] || [ "$kind" = singleton ] || [ "$kind" = master-lost ]; then
     "$prog" --tasks "$tasks" --quiet | sort > "$tmp/ref" || { echo "mw_check: reference run failed"; exit 1; }
@@ -38,7 +45,7 @@ if [ "$kind" = singleton ]; then
     : > "$tmp/ev"
 else
     # shellcheck disable=SC2086
-    "$mpirun" --timeout 90 --event-log "$tmp/ev" -x MW_LINGER_S=3 $lopts -np "$np" "$prog" --tasks "$tasks" --task-ms "$ms" $popts \
+    "$mpirun" --timeout 90 --event-log "$tmp/ev" -x MW_LINGER_S=3 ${MW_DEBUG:+-x MW_DEBUG} $lopts -np "$np" "$prog" --tasks "$tasks" --task-ms "$ms" $popts \
         > "$tmp/out" 2> "$tmp/err"
     rc=$?
 fi

@@ -151,7 +151,10 @@ void mw_note_init(int mpi_init_rc);
  * Run the sweep: collective over MPI_COMM_WORLD. Returns on every process
  * when every task's result has been consumed (MW_OK), or with the same
  * error code everywhere when a user function failed (MW_ERR_USER), or with
- * MW_ERR_MASTER_LOST when the master failed. `stats` may be NULL.
+ * MW_ERR_MASTER_LOST when the master failed. MW_ERR_ARG comes back at
+ * once. Internal errors (MW_ERR_MPI, MW_ERR_RECOVERY, MW_ERR_NOMEM), which
+ * the other processes could not get past, end the job with MPI_Abort.
+ * `stats` may be NULL.
  */
 int mw_run(const mw_ops_t *ops, const mw_config_t *cfg, mw_stats_t *stats);
 
