@@ -97,11 +97,13 @@ static char *at(const void *buf, MPI_Aint off)
     return (char *)buf + off;
 }
 
-API_WEAK(Neighbor_allgather)
-int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+/* Neighbor_allgather (every neighbour gets the same block: spread 0) and
+ * Neighbor_alltoall (neighbour i gets block i: spread 1). */
+static int nbr_regular(const char *fname, const void *sendbuf, int sendcount,
+                       MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                       MPI_Datatype recvtype, MPI_Comm comm, int spread)
 {
-    API_BEGIN("MPI_Neighbor_allgather");
+    API_BEGIN(fname);
     comm_t *c;
     dt_t *sdt, *rdt;
     nbr_t x = {0};
@@ -122,7 +124,7 @@ int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
             x.rdt[i] = rdt;
         }
         for (int i = 0; i < x.nout; i++) {
-            x.sb[i] = sendbuf;
+            x.sb[i] = at(sendbuf, (MPI_Aint)(spread ? i : 0) * sendcount * sdt->extent);
             x.sc[i] = sendcount;
             x.sdt[i] = sdt;
         }
@@ -130,6 +132,14 @@ int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
     }
     nbr_free(&x);
     API_END();
+}
+
+API_WEAK(Neighbor_allgather)
+int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return nbr_regular("MPI_Neighbor_allgather", sendbuf, sendcount, sendtype, recvbuf,
+                       recvcount, recvtype, comm, 0);
 }
 
 API_WEAK(Neighbor_allgatherv)
@@ -179,35 +189,8 @@ API_WEAK(Neighbor_alltoall)
 int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    API_BEGIN("MPI_Neighbor_alltoall");
-    comm_t *c;
-    dt_t *sdt, *rdt;
-    nbr_t x = {0};
-    CHECK_NBR_COMM(comm, c);
-    CHECK_COUNT(sendcount);
-    CHECK_COUNT(recvcount);
-    CHECK_DT(sendtype, sdt);
-    CHECK_DT(recvtype, rdt);
-    CHECK_NOT_IN_PLACE(sendbuf);
-    CHECK_NOT_IN_PLACE(recvbuf);
-    CHECK_BUF(sendbuf, sendcount, sdt);
-    CHECK_BUF(recvbuf, recvcount, rdt);
-    rc = nbr_init(c, &x);
-    if (rc == MPI_SUCCESS) {
-        for (int i = 0; i < x.nin; i++) {
-            x.rb[i] = at(recvbuf, (MPI_Aint)i * recvcount * rdt->extent);
-            x.rc[i] = recvcount;
-            x.rdt[i] = rdt;
-        }
-        for (int i = 0; i < x.nout; i++) {
-            x.sb[i] = at(sendbuf, (MPI_Aint)i * sendcount * sdt->extent);
-            x.sc[i] = sendcount;
-            x.sdt[i] = sdt;
-        }
-        rc = nbr_run(c, &x);
-    }
-    nbr_free(&x);
-    API_END();
+    return nbr_regular("MPI_Neighbor_alltoall", sendbuf, sendcount, sendtype, recvbuf,
+                       recvcount, recvtype, comm, 1);
 }
 
 API_WEAK(Neighbor_alltoallv)
