@@ -93,6 +93,32 @@ static int check_datarep(const char *datarep)
     return strcmp(datarep, "external32") == 0 ? MPI_SUCCESS : MPI_ERR_UNSUPPORTED_DATAREP;
 }
 
+/* The checks Pack_external and Unpack_external share: representation,
+ * count, type, position within a buffer of `size` bytes, and room for the
+ * *n_p external32 bytes of (count, type). Returns an MPI error class. */
+static int external_check(const char *datarep, int count, MPI_Datatype type, MPI_Aint size,
+                          const MPI_Aint *position, dt_t **dt_p, size_t *n_p)
+{
+    int rc = check_datarep(datarep);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (count < 0)
+        return MPI_ERR_COUNT;
+    dt_t *dt = dt_get(type);
+    if (!dt || !dt->committed || type == MPI_LB || type == MPI_UB)
+        return MPI_ERR_TYPE;
+    if (!position)
+        return MPI_ERR_ARG;
+    if (size < 0 || *position < 0)
+        return MPI_ERR_ARG;
+    if ((rc = stream_bytes(dt->ext_size, count, (size_t)INTPTR_MAX, n_p)) != MPI_SUCCESS)
+        return rc;
+    if (*position > size || *n_p > (size_t)(size - *position))
+        return MPI_ERR_TRUNCATE;
+    *dt_p = dt;
+    return MPI_SUCCESS;
+}
+
 API_WEAK(Pack_external)
 int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype type,
                        void *outbuf, MPI_Aint outsize, MPI_Aint *position)
@@ -100,17 +126,8 @@ int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI
     API_BEGIN("MPI_Pack_external");
     dt_t *dt;
     size_t n;
-    if ((rc = check_datarep(datarep)) != MPI_SUCCESS)
+    if ((rc = external_check(datarep, incount, type, outsize, position, &dt, &n)) != MPI_SUCCESS)
         goto fail;
-    CHECK_COUNT(incount);
-    CHECK_DT(type, dt);
-    CHECK_PTR(position);
-    if (outsize < 0 || *position < 0)
-        API_FAIL(MPI_ERR_ARG);
-    if ((rc = stream_bytes(dt->ext_size, incount, (size_t)INTPTR_MAX, &n)) != MPI_SUCCESS)
-        goto fail;
-    if (*position > outsize || n > (size_t)(outsize - *position))
-        API_FAIL(MPI_ERR_TRUNCATE);
     if (n) {
         CHECK_PTR(outbuf);
         rc = dt_pack_external(dt, (size_t)incount, inbuf, (char *)outbuf + *position);
@@ -128,17 +145,8 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insiz
     API_BEGIN("MPI_Unpack_external");
     dt_t *dt;
     size_t n;
-    if ((rc = check_datarep(datarep)) != MPI_SUCCESS)
+    if ((rc = external_check(datarep, outcount, type, insize, position, &dt, &n)) != MPI_SUCCESS)
         goto fail;
-    CHECK_COUNT(outcount);
-    CHECK_DT(type, dt);
-    CHECK_PTR(position);
-    if (insize < 0 || *position < 0)
-        API_FAIL(MPI_ERR_ARG);
-    if ((rc = stream_bytes(dt->ext_size, outcount, (size_t)INTPTR_MAX, &n)) != MPI_SUCCESS)
-        goto fail;
-    if (*position > insize || n > (size_t)(insize - *position))
-        API_FAIL(MPI_ERR_TRUNCATE);
     if (n) {
         CHECK_PTR(inbuf);
         rc = dt_unpack_external(dt, (size_t)outcount, (const char *)inbuf + *position, outbuf);
