@@ -5,6 +5,7 @@
  *   cg_matrix.c   distributed CSR matrix: row blocks, 3-D Poisson generator,
  *                 halo plan and exchange, SpMV
  *   cg_mtx.c      Matrix Market reader (each rank keeps its rows)
+ *   cg_input.c    input check on world rank 0, verdict broadcast (fresh start)
  *   cg_solver.c   the solver as skeleton callbacks; solution checksum
  *   cg_report.c   text and JSON report; kill times from ftmpirun's event log
  *   cg_main.c     main
@@ -39,6 +40,55 @@ typedef struct cg_opts {
 
 /* 0 ok, 1 help printed, -1 error (message printed when `loud`) */
 int cg_opts_parse(int argc, char **argv, cg_opts_t *o, int loud);
+
+/* Exit statuses (docs/cg.md, "Exit status"). */
+enum {
+    CG_EXIT_OK = 0,             /* converged */
+    CG_EXIT_NOT_CONVERGED = 1,  /* --max-iter reached */
+    CG_EXIT_USAGE = 2,          /* bad options */
+    CG_EXIT_UNRECOVERABLE = 3,  /* more failures in a group than checksum ranks */
+    CG_EXIT_ERROR = 4,          /* any other fatal error */
+    CG_EXIT_INPUT = 5,          /* bad input: matrix file, NaN/Inf, too large */
+    CG_EXIT_BREAKDOWN = 6       /* NaN/Inf arose during the solve */
+};
+
+/* ------------------------------------------------------------------ input */
+
+/* A Matrix Market file being read: the header is parsed and checked by
+   cg_mtx_open, entries come one at a time from cg_mtx_entry. */
+typedef struct cg_mtx {
+    FILE *f;
+    const char *path;
+    int pattern, symmetric;
+    long long n, nnz;   /* rows (= columns), entries stored in the file */
+    long long line;     /* lines read so far */
+} cg_mtx_t;
+
+/* The largest matrix cg accepts: local row and column indices are `int`,
+   and with one computing rank all n rows are local. */
+#define CG_MAX_ROWS 2147483647LL
+/* Memory the job needs per row and per stored entry, all ranks together
+   (vectors, CSR arrays, checkpoint copies, the reader's buffers): used to
+   reject a problem that cannot fit into the host (cg_input.c). */
+#define CG_BYTES_PER_ROW 128.0
+#define CG_BYTES_PER_ENTRY 48.0
+
+/* 0, or -1 with a message naming the problem (the file is then closed). */
+int cg_mtx_open(cg_mtx_t *m, const char *path, char *err, size_t errlen);
+/* Entry k (0-based) of m->nnz: 0-based indices, value (1 for pattern); a
+   missing or malformed line, an index out of range or a NaN/Inf value is
+   -1 with a message. */
+int cg_mtx_entry(cg_mtx_t *m, long long k, int64_t *i, int64_t *j, double *v, char *err,
+                 size_t errlen);
+void cg_mtx_close(cg_mtx_t *m);
+
+/* World rank 0 checks the whole input (cg_input.c) and broadcasts the
+   verdict over MPI_COMM_WORLD; rank 0 prints the message. Returns 0 (go
+   on) or CG_EXIT_INPUT on every rank. Fresh start only: a replacement
+   process must not call it (its first MPI calls belong to the recovery). */
+int cg_input_verdict(const cg_opts_t *o, int rank, int nprocs);
+/* The check itself, local: 0 or -1 with a message. */
+int cg_input_check(const cg_opts_t *o, char *err, size_t errlen);
 
 /* ------------------------------------------------------------------ matrix */
 
@@ -104,6 +154,11 @@ typedef struct cg_app {
     uint64_t checksum;     /* FNV-1a of x in global order (data rank 0) */
     double max_ckpt_s, max_iterate_s;
     int64_t max_iter_run;
+    /* the last convergence test found a NaN or Inf (the solve stops; exit
+       CG_EXIT_BREAKDOWN): which value, at which iteration */
+    int breakdown;
+    int64_t breakdown_iter;
+    char breakdown_what[64];
     char err[256];
 } cg_app_t;
 

@@ -5,6 +5,10 @@
  *
  *   ftmpirun --comm-mode=rebuild -np 8 --kill-at iter=40@2 cg --n 64 \
  *            --encoding rs --checksums 2 --ckpt-interval 20
+ *
+ * Exit statuses: the CG_EXIT_ codes of cg.h. Every rank ends with the same
+ * one for bad options (2) and bad input (5), every computing rank for a
+ * breakdown (6).
  */
 #include "cg.h"
 
@@ -25,7 +29,7 @@ int main(int argc, char **argv)
         if (rank == 0)
             cg_opts_parse(argc, argv, &o, 1); /* print the message once */
         MPI_Finalize();
-        return prc > 0 ? 0 : 2;
+        return prc > 0 ? CG_EXIT_OK : CG_EXIT_USAGE;
     }
     dckpt_params_t dp = {o.code, o.m, o.k, o.chunk};
     int ngroups, ndata;
@@ -35,7 +39,19 @@ int main(int argc, char **argv)
                             "per group (need at least m + 1 ranks; rs: at most 256 per group)\n",
                     size, o.code == DCKPT_CODE_XOR ? "xor" : "rs", o.m);
         MPI_Finalize();
-        return 2;
+        return CG_EXIT_USAGE;
+    }
+    /* A fresh start checks the input on rank 0 and broadcasts the verdict.
+       A replacement (MPI_INIT_RESTARTED_NODE) skips it: the input was
+       checked at the start, and its first MPI calls must pair with the
+       survivors' recovery (ft_iterative.h, "RULES FOR THE PROGRAM"). */
+    int fresh = 1;
+#ifdef MPI_INIT_RESTARTED_NODE
+    fresh = init_rc != MPI_INIT_RESTARTED_NODE;
+#endif
+    if (fresh && cg_input_verdict(&o, rank, size) != 0) {
+        MPI_Finalize();
+        return CG_EXIT_INPUT;
     }
 
     cg_app_t app;
@@ -56,14 +72,27 @@ int main(int argc, char **argv)
         if (rc == FTITER_ERR_UNRECOVERABLE && rank != 0) {
             /* every rank knows; rank 0 has said why and ends the job: wait for it */
             MPI_Finalize();
-            return 3;
+            return CG_EXIT_UNRECOVERABLE;
         }
-        MPI_Abort(MPI_COMM_WORLD, rc == FTITER_ERR_UNRECOVERABLE ? 3 : 4);
+        MPI_Abort(MPI_COMM_WORLD,
+                  rc == FTITER_ERR_UNRECOVERABLE ? CG_EXIT_UNRECOVERABLE : CG_EXIT_ERROR);
     }
     if (rank == 0)
         cg_report(stdout, &o, &app, sk, size);
-    /* world rank 0 (always a data rank) says whether the solve converged */
-    int status = rank == 0 && !ftiter_stats(sk)->converged ? 1 : 0;
+    /* world rank 0 (always a data rank) says whether the solve converged;
+       a breakdown is known on every computing rank (allreduced scalars) */
+    int status = CG_EXIT_OK;
+    if (rank == 0 && app.breakdown) {
+        fprintf(stderr,
+                "cg: the solve broke down at iteration %lld: %s is not finite (NaN or Inf); "
+                "the matrix is not symmetric positive definite or its values overflow\n",
+                (long long)app.breakdown_iter, app.breakdown_what);
+        fflush(stderr);
+    }
+    if (app.breakdown)
+        status = CG_EXIT_BREAKDOWN;
+    else if (rank == 0 && !ftiter_stats(sk)->converged)
+        status = CG_EXIT_NOT_CONVERGED;
     ftiter_free(&sk);
     cg_matrix_free(&app.A);
     free(app.b);

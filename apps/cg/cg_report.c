@@ -126,11 +126,15 @@ void cg_report(FILE *out, const cg_opts_t *o, const cg_app_t *a, const ftiter_t 
     ftiter_layout(sk, &lay);
     kill_ev_t *ev = NULL;
     int nev = report_kills(o->event_log, &ev);
-    double resid = a->s.bb > 0 ? sqrt(a->s.rr / a->s.bb) : 0.0;
+    /* b = 0: residual 0; a NaN or Inf anywhere: no number (null in JSON) */
+    double resid = !isfinite(a->s.bb) || !isfinite(a->s.rr) ? NAN
+                   : a->s.bb > 0                            ? sqrt(a->s.rr / a->s.bb)
+                                                            : 0.0;
     double tpi = a->max_iter_run > 0 ? a->max_iterate_s / (double)a->max_iter_run : 0.0;
     double ff = tpi * (double)st->iterations; /* the failure-free run without checkpoints */
     double ovh = ff > 0 ? 100.0 * a->max_ckpt_s / ff : 0.0;
     int nrec = st->nrecoveries < FTITER_MAX_RECOVERIES ? st->nrecoveries : FTITER_MAX_RECOVERIES;
+    int converged = st->converged && !a->breakdown; /* a NaN never converges */
     char problem[512];
     if (o->matrix)
         snprintf(problem, sizeof problem, "%s", o->matrix);
@@ -144,8 +148,9 @@ void cg_report(FILE *out, const cg_opts_t *o, const cg_app_t *a, const ftiter_t 
                 nprocs - lay.ndata, lay.ngroups);
         fprintf(out, "\"encoding\": \"%s\", \"checksums_per_group\": %d, ", code_name(o->code),
                 o->m);
-        fprintf(out, "\"preconditioner\": \"%s\", \"converged\": %s, ",
-                o->jacobi ? "jacobi" : "none", st->converged ? "true" : "false");
+        fprintf(out, "\"preconditioner\": \"%s\", \"converged\": %s, \"breakdown\": %s, ",
+                o->jacobi ? "jacobi" : "none", converged ? "true" : "false",
+                a->breakdown ? "true" : "false");
         fprintf(out, "\"iterations\": %lld, \"iterations_run\": %lld, ",
                 (long long)st->iterations, (long long)a->max_iter_run);
         json_dbl(out, "residual", resid, 1);
@@ -187,7 +192,8 @@ void cg_report(FILE *out, const cg_opts_t *o, const cg_app_t *a, const ftiter_t 
             problem, (long long)a->A.n, nprocs, lay.ndata, nprocs - lay.ndata, code_name(o->code),
             o->m, lay.ngroups, lay.ngroups > 1 ? "s" : "", o->jacobi ? "Jacobi" : "no");
     fprintf(out, "cg: %s after %lld iterations (%lld run), relative residual %.3e (true %.3e)\n",
-            st->converged ? "converged" : "NOT converged", (long long)st->iterations,
+            converged ? "converged" : a->breakdown ? "BROKE DOWN (NaN or Inf)" : "NOT converged",
+            (long long)st->iterations,
             (long long)a->max_iter_run, resid, a->true_resid);
     fprintf(out, "cg: solution checksum %016llx\n", (unsigned long long)a->checksum);
     fprintf(out, "cg: solve %.3f s, %.3f ms per iteration\n", st->solve_s, 1e3 * tpi);

@@ -141,11 +141,29 @@ static int cg_iterate(void *arg, MPI_Comm data, int64_t iter)
     return MPI_SUCCESS;
 }
 
+/*
+ * A NaN or Inf in the scalars (all allreduced: the same on every computing
+ * rank) stops the solve as a breakdown, never as convergence: the skeleton
+ * finishes normally and main exits CG_EXIT_BREAKDOWN. Recomputed on every
+ * call, so a rolled-back run decides again from its own values.
+ */
 static int cg_converged(void *arg, MPI_Comm data, int64_t iter, int *done)
 {
     cg_app_t *a = arg;
+    const char *bad = !isfinite(a->s.bb)    ? "b.b"
+                      : !isfinite(a->s.rr)  ? "r.r"
+                      : !isfinite(a->s.rho) ? "r.z"
+                                            : NULL;
+    a->breakdown = bad != NULL;
+    if (bad) {
+        a->breakdown_iter = iter;
+        snprintf(a->breakdown_what, sizeof a->breakdown_what, "%s", bad);
+        *done = 1;
+        return MPI_SUCCESS;
+    }
+    /* b = 0: x = 0 is the answer; r = 0 exactly: solved (also with --tol 0) */
     double rel = a->s.bb > 0 ? sqrt(a->s.rr / a->s.bb) : 0.0;
-    *done = rel < a->o->tol || !isfinite(rel);
+    *done = rel < a->o->tol || a->s.rr == 0.0;
     return MPI_SUCCESS;
 }
 
@@ -198,7 +216,9 @@ static int cg_finish(void *arg, MPI_Comm data, int64_t iter, int converged)
     }
     if ((rc = MPI_Allreduce(&loc, &glob, 1, MPI_DOUBLE, MPI_SUM, data)) != MPI_SUCCESS)
         return rc;
-    a->true_resid = a->s.bb > 0 ? sqrt(glob / a->s.bb) : 0.0;
+    a->true_resid = !isfinite(a->s.bb) || !isfinite(glob) ? NAN
+                    : a->s.bb > 0                         ? sqrt(glob / a->s.bb)
+                                                          : 0.0;
     if ((rc = cg_checksum(a, data)) != MPI_SUCCESS)
         return rc;
     const ftiter_stats_t *st = ftiter_stats(a->sk);

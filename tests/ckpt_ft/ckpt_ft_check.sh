@@ -8,6 +8,8 @@
 #       the failing run must match RECOVERIES_RE (how many recoveries).
 #   ckpt_ft_check.sh fails WANT_RC MESSAGE_RE -- CMD...
 #       the command must exit with status WANT_RC and print MESSAGE_RE.
+#   ckpt_ft_check.sh fails-n N WANT_RC MESSAGE_RE -- CMD...
+#       the same, N runs in a row (a message that shows only sometimes fails).
 # Every output is shown, so a failing test explains itself.
 set -u
 mode=$1; shift
@@ -32,17 +34,23 @@ same)
         { echo "ckpt_ft_check: the run with failures does not show '$rec_re'"; exit 1; }
     echo "ckpt_ft_check: identical ($v)"
     ;;
-fails)
+fails|fails-n)
+    runs=1
+    if [ "$mode" = fails-n ]; then runs=$1; shift; fi
     want=$1; msg_re=$2; shift 3
-    echo "== expected to fail with status $want: $*"
-    out=$("$@" 2>&1); rc=$?
-    printf '%s\n' "$out"
-    [ $rc -eq "$want" ] || { echo "ckpt_ft_check: exit status $rc, want $want"; exit 1; }
-    printf '%s\n' "$out" | grep -Eq "$msg_re" ||
-        { echo "ckpt_ft_check: no message matching '$msg_re'"; exit 1; }
-    echo "ckpt_ft_check: failed as expected"
+    i=1
+    while [ $i -le "$runs" ]; do
+        echo "== run $i of $runs, expected to fail with status $want: $*"
+        out=$("$@" 2>&1); rc=$?
+        printf '%s\n' "$out"
+        [ $rc -eq "$want" ] || { echo "ckpt_ft_check: run $i: exit status $rc, want $want"; exit 1; }
+        printf '%s\n' "$out" | grep -Eq "$msg_re" ||
+            { echo "ckpt_ft_check: run $i: no message matching '$msg_re'"; exit 1; }
+        i=$((i + 1))
+    done
+    echo "ckpt_ft_check: failed as expected ($runs run(s))"
     ;;
 *)
-    echo "usage: ckpt_ft_check.sh same|fails ..." >&2; exit 2 ;;
+    echo "usage: ckpt_ft_check.sh same|fails|fails-n ..." >&2; exit 2 ;;
 esac
 exit 0
