@@ -9,12 +9,38 @@
 #include "runtime/init.h"
 #include "ft/ft.h"
 
+/*
+ * A second MPI_Init (or one after MPI_Finalize) is erroneous (MPI-4 11.2.1).
+ * It returns an error code of class MPI_ERR_OTHER whose own string says what
+ * happened (the class's string is generic); the code is made once, on the
+ * first such call, and lives until the process ends (after MPI_Finalize the
+ * error module has been reset, so it is made again there).
+ */
+static int init_twice_error(const char *fname)
+{
+    static int code_twice = -1, code_after = -1;
+    int after = ftg.finalized;
+    int *code = after ? &code_after : &code_twice;
+    char s[MPI_MAX_ERROR_STRING];
+    snprintf(s, sizeof s,
+             after ? "MPI_ERR_OTHER: MPI_Init or MPI_Init_thread called after MPI_Finalize "
+                     "(MPI cannot be initialized again)"
+                   : "MPI_ERR_OTHER: MPI_Init or MPI_Init_thread called twice "
+                     "(MPI can be initialized only once)");
+    fprintf(stderr, "ftmpi: %s called %s\n", fname,
+            after ? "after MPI_Finalize (MPI cannot be initialized again)"
+                  : "twice (MPI can be initialized only once)");
+    if (*code < 0 || err_class_of(*code) != MPI_ERR_OTHER) {
+        int c = err_make_code(MPI_ERR_OTHER, s);
+        *code = c != MPI_ERR_OTHER ? c : -1; /* out of memory: the bare class */
+    }
+    return *code >= 0 ? *code : MPI_ERR_OTHER;
+}
+
 static int init_common(const char *fname, int required, int *provided)
 {
-    if (ftg.initialized || ftg.finalized) {
-        fprintf(stderr, "ftmpi: %s called twice (MPI can be initialized once)\n", fname);
-        return MPI_ERR_OTHER;
-    }
+    if (ftg.initialized || ftg.finalized)
+        return init_twice_error(fname);
     int prov;
     int rc = ft_lib_init(required, &prov);
     if (rc != MPI_SUCCESS)

@@ -20,7 +20,9 @@ static const char *const class_strings[] = {
     [MPI_ERR_ARG] = "MPI_ERR_ARG: invalid argument of some other kind",
     [MPI_ERR_UNKNOWN] = "MPI_ERR_UNKNOWN: unknown error",
     [MPI_ERR_TRUNCATE] = "MPI_ERR_TRUNCATE: message truncated on receive",
-    [MPI_ERR_OTHER] = "MPI_ERR_OTHER: known error not in this list (FT-MPI: a process failed)",
+    /* generic: FT-MPI reports a process failure with this class, but many
+       other errors have it too (FTMPI_ERROR_FAILURE's code names a failure) */
+    [MPI_ERR_OTHER] = "MPI_ERR_OTHER: known error not in this list",
     [MPI_ERR_INTERN] = "MPI_ERR_INTERN: internal MPI (implementation) error",
     [MPI_ERR_IN_STATUS] = "MPI_ERR_IN_STATUS: error code is in status",
     [MPI_ERR_PENDING] = "MPI_ERR_PENDING: pending request",

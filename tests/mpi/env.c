@@ -5,6 +5,9 @@
  * MPI_Get_version (== MPI_VERSION/MPI_SUBVERSION), MPI_Get_library_version;
  * PMPI_ names callable; a profiling wrapper (our own MPI_Send that counts
  * and calls PMPI_Send) is the one the program's MPI_Send calls reach.
+ * A second MPI_Init / MPI_Init_thread, and one after MPI_Finalize, return
+ * an error of class MPI_ERR_OTHER whose string says so (and nothing about
+ * a process failure); MPI_ERR_OTHER's own string is generic.
  */
 #include "mpitest.h"
 
@@ -37,6 +40,27 @@ int main(int argc, char **argv)
     T_CHECK(flag == 1, "MPI_Initialized after MPI_Init: %d", flag);
     T_MPI(MPI_Finalized(&flag));
     T_CHECK(flag == 0, "MPI_Finalized before MPI_Finalize: %d", flag);
+
+    /* MPI_Init twice: erroneous, class MPI_ERR_OTHER, a string that says so */
+    {
+        char es[MPI_MAX_ERROR_STRING];
+        int cls = -1, elen = 0, prov = -1;
+        int rc = MPI_Init(&argc, &argv);
+        T_CHECK(rc != MPI_SUCCESS, "a second MPI_Init returned MPI_SUCCESS");
+        T_MPI(MPI_Error_class(rc, &cls));
+        T_CHECK(cls == MPI_ERR_OTHER, "second MPI_Init: class %d, want MPI_ERR_OTHER", cls);
+        T_MPI(MPI_Error_string(rc, es, &elen));
+        T_CHECK(strstr(es, "called twice") && !strstr(es, "process fail") && !strstr(es, "FT-MPI"),
+                "second MPI_Init: error string '%s'", es);
+        rc = MPI_Init_thread(&argc, &argv, MPI_THREAD_SINGLE, &prov);
+        T_MPI(MPI_Error_class(rc, &cls));
+        T_CHECK(rc != MPI_SUCCESS && cls == MPI_ERR_OTHER, "MPI_Init_thread after MPI_Init: %d", rc);
+        T_MPI(MPI_Error_string(MPI_ERR_OTHER, es, &elen));
+        T_CHECK(!strstr(es, "process fail") && !strstr(es, "FT-MPI"),
+                "MPI_ERR_OTHER's string speaks of a failure: '%s'", es);
+        T_MPI(MPI_Initialized(&flag));
+        T_CHECK(flag == 1, "MPI_Initialized after a second MPI_Init: %d", flag);
+    }
 
     double tick = MPI_Wtick();
     T_CHECK(tick > 0 && tick < 0.01, "MPI_Wtick = %g", tick);
@@ -119,6 +143,15 @@ int main(int argc, char **argv)
     flag = -1;
     if (MPI_Initialized(&flag) != MPI_SUCCESS || flag != 1) {
         fprintf(stderr, "FAIL [env rank %d] MPI_Initialized after MPI_Finalize: %d\n", t_rank, flag);
+        errs = 1;
+    }
+    /* MPI_Init after MPI_Finalize: erroneous too, and said so */
+    int rc = MPI_Init(&argc, &argv), cls = -1, elen = 0;
+    char es[MPI_MAX_ERROR_STRING] = "";
+    if (rc == MPI_SUCCESS || MPI_Error_class(rc, &cls) != MPI_SUCCESS || cls != MPI_ERR_OTHER ||
+        MPI_Error_string(rc, es, &elen) != MPI_SUCCESS || !strstr(es, "after MPI_Finalize")) {
+        fprintf(stderr, "FAIL [env rank %d] MPI_Init after MPI_Finalize: rc %d class %d '%s'\n",
+                t_rank, rc, cls, es);
         errs = 1;
     }
     return errs;
