@@ -4,10 +4,12 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifndef FTMPI_VERSION_STRING
 #define FTMPI_VERSION_STRING "0.1.0"
@@ -196,8 +198,9 @@ static int add_env(ftrun_opts_t *o, const char *v)
     if (nl == 0)
         return opt_error("-x expects VAR[=VALUE], got '%s'", v);
     for (size_t i = 0; i < nl; i++)
-        if (!(isalnum((unsigned char)v[i]) || v[i] == '_'))
-            return opt_error("-x '%s': bad variable name", v);
+        if (!(isalnum((unsigned char)v[i]) || v[i] == '_') || isdigit((unsigned char)v[0]))
+            return opt_error("-x '%s': bad variable name (letters, digits and '_', not "
+                             "starting with a digit)", v);
     char *entry;
     if (eq) {
         entry = strdup(v);
@@ -221,6 +224,7 @@ static int add_env(ftrun_opts_t *o, const char *v)
 static int add_hosts(ftrun_opts_t *o, const char *v)
 {
     char *list = strdup(v), *save = NULL;
+    int rc;
     if (!list)
         return opt_error("out of memory");
     for (char *h = strtok_r(list, ",", &save); h; h = strtok_r(NULL, ",", &save)) {
@@ -230,15 +234,17 @@ static int add_hosts(ftrun_opts_t *o, const char *v)
             long s;
             *colon = 0;
             if (parse_long(colon + 1, 1, MAX_NP, &s)) {
+                rc = opt_error("--hosts: bad slot count in '%s:%s' (1..%d)", h,
+                               colon + 1, MAX_NP);
                 free(list);
-                return opt_error("--hosts: bad slot count in '%s:%s'", h,
-                                 colon + 1);
+                return rc;
             }
             host.slots = (int)s;
         }
         if (!h[0] || strlen(h) >= sizeof host.name) {
+            rc = opt_error("--hosts: bad host name '%s'", h);
             free(list);
-            return opt_error("--hosts: bad host name '%s'", h);
+            return rc;
         }
         strcpy(host.name, h);
         ftrun_host_t *n = realloc(o->hosts, (size_t)(o->nhosts + 1) * sizeof *n);
@@ -318,7 +324,9 @@ int ftrun_opts_parse(ftrun_opts_t *o, int argc, char **argv)
                 takes = table[k].arg;
                 break;
             }
-            if (a[n] == '=' && table[k].arg && a[1] == '-') {
+            if (a[n] == '=' && a[1] == '-') {
+                if (!table[k].arg)
+                    return opt_error("option '%s' takes no value", table[k].name);
                 id = table[k].id;
                 takes = 1;
                 val = a + n + 1;
@@ -377,7 +385,11 @@ int ftrun_opts_parse(ftrun_opts_t *o, int argc, char **argv)
             if ((rc = add_fault(o, val)))
                 return rc;
             break;
-        case O_LOG: o->event_log = val; break;
+        case O_LOG:
+            if (!*val)
+                return opt_error("--event-log needs a file name");
+            o->event_log = val;
+            break;
         case O_RING:
             if (parse_long(val, 64, 1L << 30, &lv) || (lv & (lv - 1)))
                 return opt_error("bad --ring-bytes '%s' (a power of two, "
@@ -392,8 +404,16 @@ int ftrun_opts_parse(ftrun_opts_t *o, int argc, char **argv)
             if ((rc = add_hosts(o, val)))
                 return rc;
             break;
-        case O_AGENT: o->launch_agent = val; break;
-        case O_FTMPID: o->ftmpid_path = val; break;
+        case O_AGENT:
+            if (!*val)
+                return opt_error("--launch-agent needs a command template");
+            o->launch_agent = val;
+            break;
+        case O_FTMPID:
+            if (!*val)
+                return opt_error("--ftmpid needs a path");
+            o->ftmpid_path = val;
+            break;
         case O_OVERSUB: break;
         case O_VERBOSE: o->verbose = 1; break;
         case O_HELP:
@@ -439,6 +459,15 @@ int ftrun_opts_parse(ftrun_opts_t *o, int argc, char **argv)
                              o->faults[k].rank, o->np);
     if (o->nhosts > o->np)
         o->nhosts = o->np; /* more hosts than ranks: the last ones stay idle */
+    /* Last, once everything else is valid: the event log must be writable
+       (the launcher truncates it when the job starts). */
+    if (o->event_log) {
+        int fd = open(o->event_log, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+        if (fd < 0)
+            return opt_error("--event-log: cannot write '%s': %s", o->event_log,
+                             strerror(errno));
+        close(fd);
+    }
     return 0;
 }
 
