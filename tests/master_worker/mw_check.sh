@@ -36,7 +36,8 @@ fail() {
 }
 
 if [ "$kind" = sweep ] || [ "$kind" = singleton ] || [ "$kind" = master-lost ]; then
-    "$prog" --tasks "$tasks" --quiet | sort > "$tmp/ref" || { echo "mw_check: reference run failed"; exit 1; }
+    "$prog" --tasks "$tasks" --quiet > "$tmp/ref.raw" || { echo "mw_check: reference run failed (exit $?)"; exit 1; }
+    sort "$tmp/ref.raw" > "$tmp/ref"
     [ "$(wc -l < "$tmp/ref")" -eq "$tasks" ] || { echo "mw_check: reference has the wrong length"; exit 1; }
 fi
 if [ "$kind" = singleton ]; then
