@@ -1,5 +1,5 @@
 /*
- * The collective API edge and the FT-MPI modes (FTMPI-SPEC.md 5-6): calls
+ * The collective API edge and the FT-MPI modes (docs/ft.md, contract sections 5-6): calls
  * run inside ft_coll_begin/ft_coll_end (ft/ft_coll.c) when the collective
  * mode is ATOMIC or when a BLANK communicator has gaps. Under BLANK the
  * collective runs over the live members only, so per-rank arrays of the

@@ -243,7 +243,7 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     CHECK_PTR(newcomm);
     CHECK_COMM(comm, c);
     /* FT-MPI: MPI_Comm_dup(MPI_COMM_WORLD, ...) is how survivors ask for
-     * recovery (FTMPI-SPEC.md section 6), with or without the
+     * recovery (docs/ft.md, contract section 6), with or without the
      * FT_MPI_CHECK_RECOVER preset in *newcomm. */
     rc = ft_comm_dup(c, newcomm, &handled);
     if (rc != MPI_SUCCESS || handled)

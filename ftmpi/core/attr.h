@@ -3,7 +3,7 @@
  * delete callbacks, per-object lists kept in the order in which each
  * keyval was first attached (replacing a value keeps its place), so that
  * delete callbacks run in a documented order: attachment order. FT-MPI's
- * recovery callbacks (FTMPI-SPEC.md section 6) are delete functions on
+ * recovery callbacks (docs/ft.md, contract section 6) are delete functions on
  * MPI_COMM_WORLD and run in that order.
  */
 #ifndef FTMPI_CORE_ATTR_H

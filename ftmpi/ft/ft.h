@@ -1,6 +1,6 @@
 /*
  * Fault tolerance: failure state, notification handling, the recovery
- * protocol and the FT-MPI modes (FTMPI-SPEC.md). Sits above p2p and coll;
+ * protocol and the FT-MPI modes (docs/ft.md). Sits above p2p and coll;
  * the API edge calls in.
  *
  * Failure (RTC_EV_FAILURE, same order on every process):

@@ -1,5 +1,5 @@
 /*
- * Collective modes and BLANK gaps (FTMPI-SPEC.md sections 5-6), wrapped
+ * Collective modes and BLANK gaps (docs/ft.md, contract sections 5-6), wrapped
  * around any collective call at the API edge:
  *
  *   ft_coll_t f;

@@ -1,5 +1,5 @@
 /*
- * ftmpi.h: the FT-MPI extensions (docs/FTMPI-SPEC.md section 1).
+ * ftmpi.h: the FT-MPI extensions (docs/ft.md, contract section 1).
  * Included by mpi.h; may also be included on its own after mpi.h.
  */
 #ifndef FTMPI_FTMPI_H

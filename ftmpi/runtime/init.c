@@ -192,7 +192,7 @@ int ft_lib_init(int required, int *provided)
         return MPI_ERR_NO_MEM;
     comm_free_hook_attrs = comm_attrs_free;
     if (ftg.comm_mode != FTMPI_COMM_MODE_ABORT) {
-        /* FTMPI-SPEC.md section 2: FT programs check return codes. */
+        /* docs/ft.md, contract section 2: FT programs check return codes. */
         errh_t *ret = errh_get(MPI_ERRORS_RETURN);
         comm_world()->errh = ret;
         comm_self()->errh = ret;

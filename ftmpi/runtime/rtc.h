@@ -97,7 +97,7 @@ int rtc_fence(void);
 void rtc_abort(int code, const char *msg) __attribute__((noreturn));
 
 /* The rank reached a named point; the launcher may kill it there
- * (fault injection, FTMPI-SPEC.md section 8). */
+ * (fault injection, docs/ft.md, contract section 8). */
 int rtc_fault_point(const char *name, long value);
 
 /* A transport error suggests `rank` is gone: ask the authority to check. */

@@ -1,5 +1,5 @@
 /*
- * Joining an FT-MPI recovery (FTMPI-SPEC.md section 6): every live process
+ * Joining an FT-MPI recovery (docs/ft.md, contract section 6): every live process
  * calls MPI_Comm_dup(MPI_COMM_WORLD, &newcomm); the duplicate replaces the
  * skeleton's communicator. Who failed comes from the FTMPI_ERROR_FAILURE
  * attribute (the failed MPI_COMM_WORLD ranks, numbered as before the

@@ -1,5 +1,5 @@
 /*
- * The FT-MPI idiom of FTMPI-SPEC.md, run under each communicator mode.
+ * The FT-MPI idiom of docs/ft.md, run under each communicator mode.
  * Ranks listed in FT_VICTIMS (e.g. "1" or "1,2") kill themselves with
  * SIGKILL at iteration FT_KILL_ITER (all at once: several simultaneous
  * failures); with FT_KILL_AGAIN=1 the replacement of the first victim is

@@ -2,7 +2,7 @@
  * Library issue (docs/master_worker.md, "Library issues"): under SHRINK,
  * once a first recovery has renumbered the ranks, FTMPI_ERROR_FAILURE of
  * the next recovery names a failed process by its launch rank, not by its
- * MPI_COMM_WORLD rank before that recovery as FTMPI-SPEC section 1 says:
+ * MPI_COMM_WORLD rank before that recovery as docs/ft.md, contract section 1 says:
  * set_failure_attributes() in ftmpi/ft/ft_recover.c prints the runtime's
  * ranks (rec->failed) as they are.
  *   mpirun --comm-mode=shrink -np 4 ./lib_shrink_numbering

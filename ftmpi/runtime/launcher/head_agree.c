@@ -5,7 +5,7 @@
  * replaced) before voting makes the outcome no, and is not waited for.
  * Because the head is the one authority on failures, the outcome cannot
  * differ between members, whatever fails meanwhile. The library uses it
- * for the ATOMIC collective mode (FTMPI-SPEC.md section 6).
+ * for the ATOMIC collective mode (docs/ft.md, contract section 6).
  */
 #include "head_int.h"
 

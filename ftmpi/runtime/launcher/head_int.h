@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* Process states (FTMPI-SPEC.md section 3, plus the two ends). */
+/* Process states (docs/ft.md, contract section 3, plus the two ends). */
 enum {
     HP_STARTING = 1,      /* spawn requested (original process) */
     HP_OK,

@@ -35,7 +35,7 @@ static const char usage_text[] =
 "  --ftmpid PATH              ftmpid program on the remote hosts\n"
 "  --oversubscribe            accepted and ignored\n"
 "\n"
-"Fault tolerance (FTMPI-SPEC.md):\n"
+"Fault tolerance (docs/ft.md):\n"
 "  --comm-mode=abort|blank|shrink|rebuild   (default abort)\n"
 "  --msg-mode=reset|cont                    (default reset)\n"
 "  --coll-mode=atomic|nonatomic             (default nonatomic)\n"

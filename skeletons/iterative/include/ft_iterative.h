@@ -7,7 +7,7 @@
  * every `ckpt_interval` iterations (diskless_ckpt: XOR or Reed-Solomon onto
  * checksum ranks), and when a process fails it recovers: its recovery
  * callback - the delete function of an attribute on MPI_COMM_WORLD, which
- * FT-MPI calls as the last step of every recovery (FTMPI-SPEC.md section 6) -
+ * FT-MPI calls as the last step of every recovery (docs/ft.md, contract section 6) -
  * rebuilds the skeleton's communicators, restores the state of every data
  * rank (decoding the lost ranks' state onto their replacements) and the loop
  * resumes from the last checkpoint. Run the program with
