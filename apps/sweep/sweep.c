@@ -15,11 +15,15 @@
  * MS milliseconds: to stage failures in a demo; default 0), --mu-min A,
  * --mu-max B (default 0 and 4), --t-end T (integration time, default 100),
  * --depth D (tasks in flight per worker, default 2), --quiet (no progress).
+ * A bad value (not a number, trailing characters, NaN or Inf, out of its
+ * range, --mu-min above --mu-max) is an error: a message naming the option
+ * and exit status 2, before MPI starts.
  *
  * There is no code about failures here: the skeleton handles them.
  */
 #include <master_worker.h>
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,6 +152,34 @@ static void usage(void)
                     "[--t-end T] [--depth D] [--quiet]\n");
 }
 
+/* A finite number in [lo, hi], the whole string (strtod would take "nan",
+   "inf" and "1e999" = Inf; atof would take "abc" as 0). */
+static int opt_num(const char *opt, const char *v, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double d = strtod(v, &end);
+    if (errno || end == v || *end || !isfinite(d) || d < lo || d > hi) {
+        fprintf(stderr, "sweep: bad value '%s' for %s (a finite number in [%g, %g])\n", v, opt,
+                lo, hi);
+        return -1;
+    }
+    *out = d;
+    return 0;
+}
+
+/* the same for an integer */
+static int opt_int(const char *opt, const char *v, double lo, double hi, double *out)
+{
+    if (opt_num(opt, v, lo, hi, out))
+        return -1;
+    if (*out != floor(*out)) {
+        fprintf(stderr, "sweep: bad value '%s' for %s (an integer)\n", v, opt);
+        return -1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     sweep_t sw = {100, 0.0, 4.0, 100.0, 0};
@@ -160,30 +192,40 @@ int main(int argc, char **argv)
             cfg.progress = MW_PROGRESS_OFF;
             continue;
         }
+        double d = 0;
+        int bad = 0;
+        if (strcmp(a, "--tasks") && strcmp(a, "--task-ms") && strcmp(a, "--mu-min") &&
+            strcmp(a, "--mu-max") && strcmp(a, "--t-end") && strcmp(a, "--depth")) {
+            fprintf(stderr, "sweep: unknown option '%s'\n", a);
+            usage();
+            return 2;
+        }
         if (!v) {
-            usage();
+            fprintf(stderr, "sweep: %s needs a value\n", a);
             return 2;
         }
-        if (!strcmp(a, "--tasks"))
-            sw.ntasks = atoll(v);
-        else if (!strcmp(a, "--task-ms"))
-            sw.task_ms = atoi(v);
-        else if (!strcmp(a, "--mu-min"))
-            sw.mu_min = atof(v);
-        else if (!strcmp(a, "--mu-max"))
-            sw.mu_max = atof(v);
-        else if (!strcmp(a, "--t-end"))
-            sw.t_end = atof(v);
-        else if (!strcmp(a, "--depth"))
-            cfg.depth = atoi(v);
-        else {
-            usage();
-            return 2;
+        if (!strcmp(a, "--tasks")) {
+            bad = opt_int(a, v, 0, 1e12, &d);
+            sw.ntasks = (int64_t)d;
+        } else if (!strcmp(a, "--task-ms")) {
+            bad = opt_int(a, v, 0, 3600000, &d);
+            sw.task_ms = (int)d;
+        } else if (!strcmp(a, "--mu-min")) {
+            bad = opt_num(a, v, -1e6, 1e6, &sw.mu_min);
+        } else if (!strcmp(a, "--mu-max")) {
+            bad = opt_num(a, v, -1e6, 1e6, &sw.mu_max);
+        } else if (!strcmp(a, "--t-end")) {
+            bad = opt_num(a, v, 1e-3, 1e9, &sw.t_end);
+        } else {
+            bad = opt_int(a, v, 1, 1 << 20, &d);
+            cfg.depth = (int)d;
         }
+        if (bad)
+            return 2;
         i++;
     }
-    if (sw.ntasks < 0 || sw.task_ms < 0 || sw.t_end <= 0 || cfg.depth < 1) {
-        usage();
+    if (sw.mu_min > sw.mu_max) {
+        fprintf(stderr, "sweep: --mu-min %g is above --mu-max %g\n", sw.mu_min, sw.mu_max);
         return 2;
     }
     cfg.ntasks = sw.ntasks;
