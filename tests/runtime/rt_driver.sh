@@ -16,8 +16,10 @@ now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
 
-# run OUTFILE ERRFILE ARGS... : sets RC
-run() { o=$1; e=$2; shift 2; "$RUN" "$@" >"$o" 2>"$e"; RC=$?; }
+# run OUTFILE ERRFILE ARGS... : sets RC. Every job gets --timeout 45 (under
+# ctest's 60 s), so a hang ends with status 124 and a message; a --timeout
+# in ARGS comes later and wins.
+run() { o=$1; e=$2; shift 2; "$RUN" --timeout 45 "$@" >"$o" 2>"$e"; RC=$?; }
 
 # Is pid alive (a zombie waiting for its reaper counts as gone)?
 alive() {
@@ -189,6 +191,8 @@ kill)
 kill_at)
     run "$W/out" "$W/err" -np 4 --comm-mode=shrink --kill-at iter=5@1 --kill-at iter@3 \
         --event-log "$W/log" "$PROG" fault iter 10
+    # nobody recovers here: the kills stay unrecovered, status 128 + SIGKILL
+    [ $RC -eq 137 ] || fail "unrecovered kills: exit $RC, expected 137"
     grep -q "rank 1 inc 0 done" "$W/out" && fail "rank 1 was not killed"
     grep -q "rank 3 inc 0 done" "$W/out" && fail "rank 3 was not killed"
     grep -q "rank 0 inc 0 done" "$W/out" || fail "rank 0"
@@ -197,6 +201,7 @@ kill_at)
     # one shot: the replacement passes iter=5 again and lives
     run "$W/out" "$W/err" -np 3 --comm-mode=rebuild --kill-at iter=5@1 --event-log "$W/log" \
         "$PROG" fault iter 10 1
+    [ $RC -eq 137 ] || fail "replacement run: exit $RC, expected 137 (no recovery round)"
     grep -q "rank 1 inc 1 done" "$W/out" || fail "replacement was killed again"
     [ "$(count '"reason":"--kill-at"' "$W/log")" -eq 1 ] || fail "kill count"
     # a point that is not reached, or another rank: nothing happens
@@ -257,6 +262,7 @@ for line in open(sys.argv[1]):
 ' "$W/log" || fail "event log is not valid JSON lines"
     fi
     run "$W/out" "$W/err" -np 2 --kill 0@0.2 --event-log "$W/log" "$PROG" hang
+    [ $RC -eq 137 ] || fail "ABORT after a kill: exit $RC, expected 137"
     grep -q '"event":"abort"' "$W/log" || fail "no abort event"
     ok ;;
 signal)
