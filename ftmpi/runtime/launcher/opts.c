@@ -339,9 +339,6 @@ int ftrun_opts_parse(ftrun_opts_t *o, int argc, char **argv)
             if (i + 1 >= argc)
                 return opt_error("option '%s' needs a value", a);
             val = argv[++i];
-        } else if (!takes && strchr(a, '=')) {
-            return opt_error("option '%.*s' takes no value",
-                             (int)(strchr(a, '=') - a), a);
         }
         long lv;
         switch (id) {
