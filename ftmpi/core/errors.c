@@ -20,9 +20,10 @@ static const char *const class_strings[] = {
     [MPI_ERR_ARG] = "MPI_ERR_ARG: invalid argument of some other kind",
     [MPI_ERR_UNKNOWN] = "MPI_ERR_UNKNOWN: unknown error",
     [MPI_ERR_TRUNCATE] = "MPI_ERR_TRUNCATE: message truncated on receive",
-    /* generic: FT-MPI reports a process failure with this class, but many
-       other errors have it too (FTMPI_ERROR_FAILURE's code names a failure) */
-    [MPI_ERR_OTHER] = "MPI_ERR_OTHER: known error not in this list",
+    /* FT-MPI reports a process failure with this very code, but other errors
+       have the class too (FTMPI_ERROR_FAILURE's code names the failed ranks) */
+    [MPI_ERR_OTHER] = "MPI_ERR_OTHER: known error not in this list "
+                      "(outside ABORT mode also: a process failed)",
     [MPI_ERR_INTERN] = "MPI_ERR_INTERN: internal MPI (implementation) error",
     [MPI_ERR_IN_STATUS] = "MPI_ERR_IN_STATUS: error code is in status",
     [MPI_ERR_PENDING] = "MPI_ERR_PENDING: pending request",
