@@ -9,7 +9,8 @@
  *       CHECK_COMM(comm, c);            // on error: goto fail with rc set
  *       ...
  *       rc = internal_call(...);
- *       API_END_COMM(c);                // unlock; errors go through c's handler
+ *       API_END();                      // the one exit: errors go through
+ *                                       // err_comm's handler, unlock
  *   }
  *
  * Argument errors set `rc` to the right MPI error class and jump to the
@@ -63,20 +64,31 @@ static inline void api_unlock(void)
 #define API_BEGIN(name)                                        \
     const char *const FNAME = name;                            \
     int rc = MPI_SUCCESS;                                      \
+    int rc_raised = 0;                                         \
     comm_t *err_comm = NULL;                                   \
     if (!ftg.initialized || ftg.finalized)                     \
         return api_not_initialized(FNAME);                     \
     api_lock()
 
-/* Leave, raising rc (if any) on err_comm's handler. */
-#define API_END()                                              \
+/* The common exit of every API function (its only way out after
+ * API_BEGIN): raise rc (if any, and not raised yet) on err_comm's handler,
+ * unlock, return rc. .ci/check_api_exit.sh checks that no function
+ * returns around it. */
+#define API_END() API_END_CLEANUP((void)0)
+/* The same, running `cleanup` first (on success and on error). */
+#define API_END_CLEANUP(cleanup)                               \
     fail: __attribute__((unused));                             \
-    if (rc != MPI_SUCCESS)                                     \
+    cleanup;                                                   \
+    if (rc != MPI_SUCCESS && !rc_raised)                       \
         rc = api_error_comm(err_comm, rc, FNAME);              \
     api_unlock();                                              \
     return rc
 
 #define API_FAIL(code) do { rc = (code); goto fail; } while (0)
+/* Leave with `code` that needs no handler call here: it was raised on
+ * its own communicator's handler already (a request's), or no handler
+ * exists any more (after finalize). */
+#define API_LEAVE_RAISED(code) do { rc = (code); rc_raised = 1; goto fail; } while (0)
 
 #define CHECK_COMM(h, c)                                        \
     do {                                                        \

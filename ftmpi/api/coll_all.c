@@ -369,12 +369,7 @@ static int alltoallw_impl(const char *fname, const void *sendbuf, const int *sen
     }
     COLL_RUN(request, coll_ialltoallw(c, sendbuf, sendcounts, sdispls, sdts, recvbuf, recvcounts,
                                       rdispls, rdts, rp_));
-fail:
-    free(all);
-    if (rc != MPI_SUCCESS)
-        rc = api_error_comm(err_comm, rc, FNAME);
-    api_unlock();
-    return rc;
+    API_END_CLEANUP(free(all));
 }
 
 API_WEAK(Alltoallw)

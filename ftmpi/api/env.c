@@ -48,9 +48,8 @@ API_WEAK(Finalize)
 int PMPI_Finalize(void)
 {
     API_BEGIN("MPI_Finalize");
-    rc = ft_lib_finalize();
-    api_unlock();
-    return rc;
+    /* After finalize no error handler exists: the code is returned. */
+    API_LEAVE_RAISED(ft_lib_finalize());
     API_END();
 }
 
