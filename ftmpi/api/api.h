@@ -35,7 +35,7 @@
 #include "core/request.h"
 #include "p2p/p2p.h"
 #include "p2p/progress.h"
-#include "runtime/state.h"
+#include "core/proc.h"
 #include "ft/ft.h"
 
 #define FTMPI_TAG_UB INT_MAX

@@ -13,6 +13,10 @@
 
 static list_node_t running = LIST_INIT(running);
 static int n_nb;
+/* Bumped whenever `running` changes: a schedule that ran a user op
+ * released the lock meanwhile, and other threads may have changed the list
+ * under the hook's iteration. */
+static unsigned long running_changes;
 
 static int nb_hook(void);
 
@@ -20,6 +24,7 @@ static void finish_nb(sched_t *s)
 {
     req_t *r = s->req;
     list_del(&s->link);
+    running_changes++;
     r->status.MPI_ERROR = s->err;
     r->ctx = NULL;
     sched_free(s);
@@ -32,17 +37,22 @@ static int nb_hook(void)
 {
     int work = 0;
     list_node_t *n, *t;
+restart:
     list_for_each_safe(n, t, &running) {
         sched_t *s = list_entry(n, sched_t, link);
         if (!s->req)
             continue; /* a blocking collective: its caller drives it */
         int lo = s->lo;
-        if (sched_progress(s)) {
+        unsigned long changes = running_changes;
+        int done = sched_progress(s);
+        if (done) {
             finish_nb(s);
             work++;
         } else if (s->lo != lo) {
             work++;
         }
+        if (running_changes != changes + (unsigned long)done)
+            goto restart; /* t may be gone: start again from the head */
     }
     return work;
 }
@@ -55,15 +65,18 @@ int coll_run(sched_t *s, req_t **req_p)
         return rc;
     }
     list_add_tail(&running, &s->link);
+    running_changes++;
     if (!req_p) {
         int rc = sched_wait(s);
         list_del(&s->link);
+        running_changes++;
         sched_free(s);
         return rc;
     }
     req_t *r = req_alloc(REQ_COLL);
     if (!r) {
         list_del(&s->link);
+        running_changes++;
         sched_free(s);
         return MPI_ERR_NO_MEM;
     }
@@ -89,6 +102,11 @@ void coll_fail_comm(comm_t *c, int err)
         sched_t *s = list_entry(n, sched_t, link);
         if (c && s->comm != c && s->lcomm != c)
             continue;
+        if (s->in_user) { /* its thread aborts it when the user op returns */
+            if (s->err == MPI_SUCCESS)
+                s->err = err;
+            continue;
+        }
         sched_abort(s, err);
         if (s->req)
             finish_nb(s);

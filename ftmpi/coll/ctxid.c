@@ -17,7 +17,7 @@
 #include "coll/coll.h"
 #include "p2p/p2p.h"
 #include "p2p/progress.h"
-#include "runtime/state.h"
+#include "core/proc.h"
 
 #define W (COMM_CTX_WORDS + 1)  /* free masks + one flag word */
 #define F_SURE 1u    /* nothing else can change this member's mask this round */

@@ -317,7 +317,14 @@ static int issue(sched_t *s, sop_t *o)
         o->state = SOP_ISSUED;
         return MPI_SUCCESS;
     case SOP_REDUCE:
+        /* A user op runs unlocked (core/op.h): s->in_user keeps other
+         * threads off s meanwhile; a failure that arrives in between is
+         * left in s->err for us (coll_fail_comm). */
+        s->in_user = !o->op->predefined;
         rc = op_apply(o->op, o->src, o->dst, (int)o->count, o->dt);
+        s->in_user = 0;
+        if (rc == MPI_SUCCESS)
+            rc = s->err;
         break;
     case SOP_COPY:
         rc = coll_local_copy2(o->src, o->count, o->dt, o->dst, o->count2, o->dt2);
@@ -367,6 +374,8 @@ void sched_abort(sched_t *s, int err)
 
 int sched_progress(sched_t *s)
 {
+    if (s->in_user)
+        return 0; /* its own thread is in a user op: that thread goes on */
     if (s->finished)
         return 1;
     if (s->err != MPI_SUCCESS) { /* a builder ran out of memory */

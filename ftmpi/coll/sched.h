@@ -72,6 +72,8 @@ struct sched {
     int lo;              /* first op not done */
     int err;
     int finished;
+    int in_user;         /* a user op runs, without the library lock: no other
+                            thread (nor the op itself) may advance or end s */
     int leak;            /* buffers may still be read/written by p2p: keep them */
     int *last;           /* [4 * npeer]: last send/recv per peer, remote and local */
     int npeer;

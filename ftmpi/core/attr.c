@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/errors.h"
-#include "runtime/state.h"
+#include "core/proc.h"
 
 #define KV_FIRST 32  /* user keyvals start here; below are predefined keys */
 

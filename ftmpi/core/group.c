@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/state.h"
+#include "core/proc.h"
 #include "util/handle.h"
 
 static handle_table_t group_table;

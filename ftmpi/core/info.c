@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runtime/state.h"
+#include "core/proc.h"
 #include "util/handle.h"
 
 static handle_table_t info_table;

@@ -55,8 +55,8 @@ int progress_poll(void)
 {
     /* Failure notifications first: they change what user messages mean. */
     int n = poll_events(0);
-    if (ftg.shm.base)
-        n += shm_poll(&ftg.shm, p2p_on_packet, NULL);
+    if (shm_self.base)
+        n += shm_poll(&shm_self, p2p_on_packet, NULL);
     n += p2p_flush_pending();
     for (int i = 0; i < nhooks; i++)
         n += hooks[i]();
@@ -78,13 +78,13 @@ static void big_lock(void)
 /* Sleep until something rings our doorbell (or a safety timeout). */
 static void doorbell_sleep(void)
 {
-    if (!ftg.shm.base) {
+    if (!shm_self.base) {
         big_unlock();
         sched_yield();
         big_lock();
         return;
     }
-    shmseg_slot_t *me = shmseg_slot(ftg.shm.base, ftg.shm.my_slot);
+    shmseg_slot_t *me = shmseg_slot(shm_self.base, shm_self.my_slot);
     atomic_fetch_add(&me->sleepers, 1);
     uint32_t v = atomic_load(&me->doorbell);
     /* Poll once more after announcing ourselves: work that arrived before

@@ -8,6 +8,8 @@
 
 #include "util/futex.h"
 
+shm_t shm_self;
+
 struct shm_ring {
     /* consumer line */
     _Atomic uint64_t head;

@@ -39,6 +39,10 @@ typedef struct {
     int cma;             /* 1: process_vm_readv works between ranks */
 } shm_t;
 
+/* This process's attachment to its host segment (base NULL when it has
+ * none: a singleton). The transport owns it; runtime/init.c sets it up. */
+extern shm_t shm_self;
+
 /* Called for each record; the payload is valid only during the call. */
 typedef void shm_recv_fn(void *ctx, uint32_t src_slot, void *payload, size_t len);
 

@@ -1,12 +1,25 @@
-/* Process-wide state of the library. */
-#ifndef FTMPI_RUNTIME_STATE_H
-#define FTMPI_RUNTIME_STATE_H
+/*
+ * Process-wide state of the library: who this process is in the job, its
+ * thread level and the library lock, the FT-MPI modes, the recovery
+ * generation and what is known of every peer, and tuning.
+ *
+ * It lives in core/ because every layer above the transport reads it
+ * (docs/ftmpi.md, "Layers"), and it pulls in no transport: this process's
+ * attachment to the host segment belongs to the transport
+ * (transport/shm/shm.h, shm_self).
+ */
+#ifndef FTMPI_CORE_PROC_H
+#define FTMPI_CORE_PROC_H
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "runtime/rtc.h"
-#include "transport/shm/shm.h"
+
+/* Messages up to this many bytes go eagerly unless FTMPI_EAGER_LIMIT says
+ * otherwise (docs/ftmpi.md, "Tuning"). */
+#define PROC_EAGER_LIMIT_DEFAULT 4096
 
 typedef struct {
     int initialized, finalized;
@@ -18,7 +31,6 @@ typedef struct {
     rtc_info_t rt;
     int world_rank, world_size;
     int pid;
-    shm_t shm;
     int *slot_of_world;      /* [size] local slot, -1 if none */
     int *world_of_slot;      /* [nslots] */
     int *pid_of_world;       /* [size] */
@@ -37,5 +49,25 @@ typedef struct {
 } ft_state_t;
 
 extern ft_state_t ftg;
+
+/* User code (error handlers, attribute callbacks, reduction operations)
+ * runs without the library lock, so that it may call MPI:
+ *     int relock = proc_user_enter();
+ *     user_fn(...);
+ *     proc_user_leave(relock);
+ * The caller must not rely on library state it read before the call. */
+static inline int proc_user_enter(void)
+{
+    if (!ftg.multiple)
+        return 0;
+    pthread_mutex_unlock(&ftg.lock);
+    return 1;
+}
+
+static inline void proc_user_leave(int relock)
+{
+    if (relock)
+        pthread_mutex_lock(&ftg.lock);
+}
 
 #endif
