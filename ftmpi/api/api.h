@@ -38,8 +38,6 @@
 #include "core/proc.h"
 #include "ft/ft.h"
 
-#define FTMPI_TAG_UB INT_MAX
-
 /* MPI_x is a weak alias of PMPI_x, so tools can interpose. */
 #define API_STR_(x) #x
 #define API_WEAK(name) _Pragma(API_STR_(weak MPI_##name = PMPI_##name))

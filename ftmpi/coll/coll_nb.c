@@ -4,8 +4,9 @@
  * the progress engine runs inside every MPI call that polls (Wait, Test,
  * any blocking call). The hook is installed only while such requests exist.
  *
- * Every running schedule is on one list, so that the fault-tolerance layer
- * can end all collectives on a communicator at once (coll_fail_comm).
+ * Every running schedule is on one list (the hook skips the blocking ones).
+ * A failure reaches a schedule through its requests: p2p completes them in
+ * error, and sched_progress then ends the schedule with that error.
  */
 #include "coll/coll_nb.h"
 
@@ -93,32 +94,6 @@ int coll_run(sched_t *s, req_t **req_p)
         finish_nb(s);
     *req_p = r;
     return MPI_SUCCESS;
-}
-
-void coll_fail_comm(comm_t *c, int err)
-{
-    list_node_t *n, *t;
-    list_for_each_safe(n, t, &running) {
-        sched_t *s = list_entry(n, sched_t, link);
-        if (c && s->comm != c && s->lcomm != c)
-            continue;
-        if (s->in_user) { /* its thread aborts it when the user op returns */
-            if (s->err == MPI_SUCCESS)
-                s->err = err;
-            continue;
-        }
-        sched_abort(s, err);
-        if (s->req)
-            finish_nb(s);
-    }
-}
-
-/* Default until the communicator layer provides intercommunicators with a
- * local intracommunicator (a strong definition there replaces this one). */
-__attribute__((weak)) comm_t *coll_inter_local(comm_t *c)
-{
-    (void)c;
-    return NULL;
 }
 
 int coll_done_request(comm_t *c, int err, req_t **req_p)

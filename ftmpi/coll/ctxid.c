@@ -442,15 +442,8 @@ void ctx_party_of(comm_t *c, ctx_party_t *pt)
     pt->root = 0;
 }
 
-int coll_ctx_alloc(comm_t *c, uint32_t *ctx_p)
-{
-    ctx_party_t pt;
-    ctx_party_of(c, &pt);
-    return ctx_agree(&pt, 1, ctx_p);
-}
-
 /* The collectives run the local half of intercommunicator operations on
- * this communicator (replaces the weak default in coll_nb.c). */
+ * this communicator. */
 comm_t *coll_inter_local(comm_t *c)
 {
     return c->is_inter ? c->local_comm : NULL;

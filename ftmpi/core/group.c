@@ -31,11 +31,6 @@ group_t *group_get(MPI_Group h)
     return handle_get(&group_table, h);
 }
 
-group_t *group_empty(void)
-{
-    return &g_empty;
-}
-
 group_t *group_new(int size, const int *world)
 {
     group_t *g = calloc(1, sizeof(*g));

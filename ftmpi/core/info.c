@@ -133,11 +133,6 @@ int info_make_handle(info_t *i)
     return MPI_SUCCESS;
 }
 
-void info_retain(info_t *i)
-{
-    i->refcount++;
-}
-
 void info_release(info_t *i)
 {
     if (!i || --i->refcount > 0 || i->predefined)

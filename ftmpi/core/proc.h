@@ -11,11 +11,17 @@
 #ifndef FTMPI_CORE_PROC_H
 #define FTMPI_CORE_PROC_H
 
+#include <limits.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mpi.h"
 #include "runtime/rtc.h"
+
+/* The largest tag (the MPI_TAG_UB attribute; the API checks tags against
+ * it). */
+#define FTMPI_TAG_UB INT_MAX
 
 /* Messages up to this many bytes go eagerly unless FTMPI_EAGER_LIMIT says
  * otherwise (docs/ftmpi.md, "Tuning"). */
@@ -45,7 +51,7 @@ typedef struct {
     /* tuning */
     size_t eager_limit;
     long spin_ns;
-    char processor_name[256];
+    char processor_name[MPI_MAX_PROCESSOR_NAME];
 } ft_state_t;
 
 extern ft_state_t ftg;
