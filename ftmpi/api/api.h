@@ -45,6 +45,11 @@
 int api_not_initialized(const char *fname);
 /* Raise rc on communicator c (NULL: MPI_COMM_WORLD). Returns the code. */
 int api_error_comm(comm_t *c, int rc, const char *fname);
+/* An argument error found before the body of the call runs (a NULL
+ * request given to a non-blocking call that shares its body with the
+ * blocking one): raised on comm's handler through API_BEGIN/API_END, like
+ * every other error (initialized? lock held? AUTO recovery). */
+int api_fail_early(MPI_Comm comm, int code, const char *fname);
 /* FT: is communication on c allowed now? MPI_SUCCESS or the error. */
 int api_comm_usable(comm_t *c);
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #define NEED_REQ(request, name) \
-    do { if (!(request)) return api_error_comm(comm_get(comm), MPI_ERR_REQUEST, name); } while (0)
+    do { if (!(request)) return api_fail_early(comm, MPI_ERR_REQUEST, name); } while (0)
 
 /* Elements from buf up to the furthest v-block end. */
 static size_t v_extent(int n, const int *counts, const int *displs)
