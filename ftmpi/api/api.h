@@ -1,7 +1,7 @@
 /*
  * Conventions of the API layer (every MPI_ entry point):
  *
- *   #pragma weak MPI_Foo = PMPI_Foo
+ *   API_WEAK(Foo)                       // MPI_Foo: weak alias of PMPI_Foo
  *   int PMPI_Foo(args)
  *   {
  *       API_BEGIN("MPI_Foo");           // initialized? take the lock
@@ -38,9 +38,13 @@
 #include "core/proc.h"
 #include "ft/ft.h"
 
-/* MPI_x is a weak alias of PMPI_x, so tools can interpose. */
-#define API_STR_(x) #x
-#define API_WEAK(name) _Pragma(API_STR_(weak MPI_##name = PMPI_##name))
+/* MPI_x is a weak alias of PMPI_x, so tools can interpose. The alias is
+ * exported explicitly: with -fvisibility=hidden, clang does not give an
+ * alias made by `#pragma weak` the visibility that mpi.h declares. */
+#define API_ALIAS(name, target)                                               \
+    extern __typeof__(target) name                                             \
+        __attribute__((weak, alias(#target), visibility("default")));
+#define API_WEAK(name) API_ALIAS(MPI_##name, PMPI_##name)
 
 int api_not_initialized(const char *fname);
 /* Raise rc on communicator c (NULL: MPI_COMM_WORLD). Returns the code. */

@@ -192,4 +192,4 @@ int PFTMPI_Fault_point(const char *name, long value)
         return MPI_SUCCESS;
     return rtc_fault_point(name, value) < 0 ? MPI_ERR_OTHER : MPI_SUCCESS;
 }
-#pragma weak FTMPI_Fault_point = PFTMPI_Fault_point
+API_ALIAS(FTMPI_Fault_point, PFTMPI_Fault_point)
