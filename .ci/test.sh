@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test.sh: the project's test command (README: `bash .ci/test.sh`).
-# Installs missing packages, configures and builds into build/ (or $BUILD_DIR),
+# Installs missing packages, checks the sources (.ci/check_layers.sh,
+# .ci/check_api_exit.sh), configures and builds into build/ (or $BUILD_DIR),
 # and runs the whole test suite with ctest. Exit status: ctest's (0 = all passed).
 #
 # Environment: BUILD_DIR (default build), JOBS (default 2),
@@ -12,6 +13,11 @@ BUILD_DIR=${BUILD_DIR:-build}
 JOBS=${JOBS:-2}
 
 bash .ci/deps.sh
+
+# Source checks first: they need no build and fail fast.
+echo "test: checking the layering and the API exits"
+bash .ci/check_layers.sh
+bash .ci/check_api_exit.sh
 
 echo "test: configuring into $BUILD_DIR"
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE="${CMAKE_BUILD_TYPE:-RelWithDebInfo}"

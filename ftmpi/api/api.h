@@ -1,7 +1,7 @@
 /*
  * Conventions of the API layer (every MPI_ entry point):
  *
- *   #pragma weak MPI_Foo = PMPI_Foo
+ *   API_WEAK(Foo)                       // MPI_Foo: weak alias of PMPI_Foo
  *   int PMPI_Foo(args)
  *   {
  *       API_BEGIN("MPI_Foo");           // initialized? take the lock
@@ -9,7 +9,8 @@
  *       CHECK_COMM(comm, c);            // on error: goto fail with rc set
  *       ...
  *       rc = internal_call(...);
- *       API_END_COMM(c);                // unlock; errors go through c's handler
+ *       API_END();                      // the one exit: errors go through
+ *                                       // err_comm's handler, unlock
  *   }
  *
  * Argument errors set `rc` to the right MPI error class and jump to the
@@ -34,18 +35,25 @@
 #include "core/request.h"
 #include "p2p/p2p.h"
 #include "p2p/progress.h"
-#include "runtime/state.h"
+#include "core/proc.h"
 #include "ft/ft.h"
 
-#define FTMPI_TAG_UB INT_MAX
-
-/* MPI_x is a weak alias of PMPI_x, so tools can interpose. */
-#define API_STR_(x) #x
-#define API_WEAK(name) _Pragma(API_STR_(weak MPI_##name = PMPI_##name))
+/* MPI_x is a weak alias of PMPI_x, so tools can interpose. The alias is
+ * exported explicitly: with -fvisibility=hidden, clang does not give an
+ * alias made by `#pragma weak` the visibility that mpi.h declares. */
+#define API_ALIAS(name, target)                                               \
+    extern __typeof__(target) name                                             \
+        __attribute__((weak, alias(#target), visibility("default")));
+#define API_WEAK(name) API_ALIAS(MPI_##name, PMPI_##name)
 
 int api_not_initialized(const char *fname);
 /* Raise rc on communicator c (NULL: MPI_COMM_WORLD). Returns the code. */
 int api_error_comm(comm_t *c, int rc, const char *fname);
+/* An argument error found before the body of the call runs (a NULL
+ * request given to a non-blocking call that shares its body with the
+ * blocking one): raised on comm's handler through API_BEGIN/API_END, like
+ * every other error (initialized? lock held? AUTO recovery). */
+int api_fail_early(MPI_Comm comm, int code, const char *fname);
 /* FT: is communication on c allowed now? MPI_SUCCESS or the error. */
 int api_comm_usable(comm_t *c);
 
@@ -63,20 +71,31 @@ static inline void api_unlock(void)
 #define API_BEGIN(name)                                        \
     const char *const FNAME = name;                            \
     int rc = MPI_SUCCESS;                                      \
+    int rc_raised = 0;                                         \
     comm_t *err_comm = NULL;                                   \
     if (!ftg.initialized || ftg.finalized)                     \
         return api_not_initialized(FNAME);                     \
     api_lock()
 
-/* Leave, raising rc (if any) on err_comm's handler. */
-#define API_END()                                              \
+/* The common exit of every API function (its only way out after
+ * API_BEGIN): raise rc (if any, and not raised yet) on err_comm's handler,
+ * unlock, return rc. .ci/check_api_exit.sh checks that no function
+ * returns around it. */
+#define API_END() API_END_CLEANUP((void)0)
+/* The same, running `cleanup` first (on success and on error). */
+#define API_END_CLEANUP(cleanup)                               \
     fail: __attribute__((unused));                             \
-    if (rc != MPI_SUCCESS)                                     \
+    cleanup;                                                   \
+    if (rc != MPI_SUCCESS && !rc_raised)                       \
         rc = api_error_comm(err_comm, rc, FNAME);              \
     api_unlock();                                              \
     return rc
 
 #define API_FAIL(code) do { rc = (code); goto fail; } while (0)
+/* Leave with `code` that needs no handler call here: it was raised on
+ * its own communicator's handler already (a request's), or no handler
+ * exists any more (after finalize). */
+#define API_LEAVE_RAISED(code) do { rc = (code); rc_raised = 1; goto fail; } while (0)
 
 #define CHECK_COMM(h, c)                                        \
     do {                                                        \

@@ -20,6 +20,14 @@ int api_error_comm(comm_t *c, int rc, const char *fname)
     return errh_invoke(c->errh, c->handle, rc, fname);
 }
 
+int api_fail_early(MPI_Comm comm, int code, const char *fname)
+{
+    API_BEGIN(fname);
+    err_comm = comm_get(comm); /* NULL: MPI_COMM_WORLD's handler */
+    rc = code;
+    API_END();
+}
+
 int api_comm_usable(comm_t *c)
 {
     switch (c->state) {

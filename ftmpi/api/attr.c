@@ -139,7 +139,7 @@ static int attr_comm_get(const char *fname, MPI_Comm comm, int keyval, void *val
     CHECK_PTR(val);
     CHECK_PTR(flag);
     *flag = 0;
-    if (keyval > 0 && keyval < 32) {
+    if (attr_keyval_predefined(keyval)) {
         /* Predefined keys live on MPI_COMM_WORLD (FT-MPI ones also on SELF). */
         int on_world = c->handle == MPI_COMM_WORLD ||
                        (keyval >= FTMPI_COMM_MODE && c->handle == MPI_COMM_SELF);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #define NEED_REQ(request, name) \
-    do { if (!(request)) return api_error_comm(comm_get(comm), MPI_ERR_REQUEST, name); } while (0)
+    do { if (!(request)) return api_fail_early(comm, MPI_ERR_REQUEST, name); } while (0)
 
 /* Elements from buf up to the furthest v-block end. */
 static size_t v_extent(int n, const int *counts, const int *displs)
@@ -369,12 +369,7 @@ static int alltoallw_impl(const char *fname, const void *sendbuf, const int *sen
     }
     COLL_RUN(request, coll_ialltoallw(c, sendbuf, sendcounts, sdispls, sdts, recvbuf, recvcounts,
                                       rdispls, rdts, rp_));
-fail:
-    free(all);
-    if (rc != MPI_SUCCESS)
-        rc = api_error_comm(err_comm, rc, FNAME);
-    api_unlock();
-    return rc;
+    API_END_CLEANUP(free(all));
 }
 
 API_WEAK(Alltoallw)

@@ -27,7 +27,7 @@ API_WEAK(Ibarrier)
 int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
     if (!request)
-        return api_error_comm(comm_get(comm), MPI_ERR_REQUEST, "MPI_Ibarrier");
+        return api_fail_early(comm, MPI_ERR_REQUEST, "MPI_Ibarrier");
     return barrier_impl("MPI_Ibarrier", comm, request);
 }
 
@@ -62,7 +62,7 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype type, int root, MPI_Comm c
                 MPI_Request *request)
 {
     if (!request)
-        return api_error_comm(comm_get(comm), MPI_ERR_REQUEST, "MPI_Ibcast");
+        return api_fail_early(comm, MPI_ERR_REQUEST, "MPI_Ibcast");
     return bcast_impl("MPI_Ibcast", buffer, count, type, root, comm, request);
 }
 
@@ -233,7 +233,7 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  MPI_Request *request)
 {
     if (!request)
-        return api_error_comm(comm_get(comm), MPI_ERR_REQUEST, "MPI_Igather");
+        return api_fail_early(comm, MPI_ERR_REQUEST, "MPI_Igather");
     return gather_impl("MPI_Igather", sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
                        NULL, recvtype, root, comm, request, 0);
 }
@@ -253,7 +253,7 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   MPI_Comm comm, MPI_Request *request)
 {
     if (!request)
-        return api_error_comm(comm_get(comm), MPI_ERR_REQUEST, "MPI_Igatherv");
+        return api_fail_early(comm, MPI_ERR_REQUEST, "MPI_Igatherv");
     return gather_impl("MPI_Igatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
                        displs, recvtype, root, comm, request, 1);
 }
@@ -317,7 +317,7 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   MPI_Request *request)
 {
     if (!request)
-        return api_error_comm(comm_get(comm), MPI_ERR_REQUEST, "MPI_Iscatter");
+        return api_fail_early(comm, MPI_ERR_REQUEST, "MPI_Iscatter");
     return scatter_impl("MPI_Iscatter", sendbuf, sendcount, NULL, NULL, sendtype, recvbuf,
                         recvcount, recvtype, root, comm, request, 0);
 }
@@ -337,7 +337,7 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
                    int root, MPI_Comm comm, MPI_Request *request)
 {
     if (!request)
-        return api_error_comm(comm_get(comm), MPI_ERR_REQUEST, "MPI_Iscatterv");
+        return api_fail_early(comm, MPI_ERR_REQUEST, "MPI_Iscatterv");
     return scatter_impl("MPI_Iscatterv", sendbuf, 0, sendcounts, displs, sendtype, recvbuf,
                         recvcount, recvtype, root, comm, request, 1);
 }

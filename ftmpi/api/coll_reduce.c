@@ -10,7 +10,7 @@ static int rs_ft(comm_t *c, const void *sbuf, void *rbuf, const int *counts, int
                  op_t *op, MPI_Request *request, int block);
 
 #define NEED_REQ(request, name) \
-    do { if (!(request)) return api_error_comm(comm_get(comm), MPI_ERR_REQUEST, name); } while (0)
+    do { if (!(request)) return api_fail_early(comm, MPI_ERR_REQUEST, name); } while (0)
 
 /* Type, op and their combination. */
 #define CHECK_REDUCTION(type, dt, opn, op)                                   \

@@ -74,9 +74,8 @@ API_WEAK(Finalize)
 int PMPI_Finalize(void)
 {
     API_BEGIN("MPI_Finalize");
-    rc = ft_lib_finalize();
-    api_unlock();
-    return rc;
+    /* After finalize no error handler exists: the code is returned. */
+    API_LEAVE_RAISED(ft_lib_finalize());
     API_END();
 }
 
@@ -219,4 +218,4 @@ int PFTMPI_Fault_point(const char *name, long value)
         return MPI_SUCCESS;
     return rtc_fault_point(name, value) < 0 ? MPI_ERR_OTHER : MPI_SUCCESS;
 }
-#pragma weak FTMPI_Fault_point = PFTMPI_Fault_point
+API_ALIAS(FTMPI_Fault_point, PFTMPI_Fault_point)

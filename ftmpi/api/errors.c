@@ -179,7 +179,5 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
     if (!c)
         API_FAIL(MPI_ERR_COMM);
     errh_invoke(c->errh, c->handle, errorcode, FNAME);
-    api_unlock();
-    return MPI_SUCCESS;
     API_END();
 }

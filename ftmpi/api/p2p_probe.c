@@ -157,7 +157,7 @@ API_WEAK(Imrecv)
 int PMPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
                 MPI_Request *request)
 {
-    if (!request && ftg.initialized && !ftg.finalized)
-        return api_error_comm(NULL, MPI_ERR_ARG, "MPI_Imrecv");
+    if (!request)
+        return api_fail_early(MPI_COMM_NULL, MPI_ERR_ARG, "MPI_Imrecv");
     return mrecv_common("MPI_Imrecv", buf, count, type, message, NULL, request);
 }

@@ -57,8 +57,8 @@ API_WEAK(Irecv)
 int PMPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                MPI_Request *request)
 {
-    if (!request && ftg.initialized && !ftg.finalized)
-        return api_error_comm(comm_get(comm), MPI_ERR_ARG, "MPI_Irecv");
+    if (!request)
+        return api_fail_early(comm, MPI_ERR_ARG, "MPI_Irecv");
     return recv_common("MPI_Irecv", buf, count, type, source, tag, comm, NULL, request);
 }
 
@@ -134,7 +134,7 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int
     size_t bytes = (size_t)count * dt->size;
     void *tmp = malloc(bytes ? bytes : 1);
     if (!tmp)
-        return api_error_comm(comm_get(comm), MPI_ERR_NO_MEM, "MPI_Sendrecv_replace");
+        return api_fail_early(comm, MPI_ERR_NO_MEM, "MPI_Sendrecv_replace");
     dt_pack(dt, (size_t)count, buf, 0, tmp, bytes);
     int rc = sendrecv_common("MPI_Sendrecv_replace", tmp, (int)bytes, MPI_BYTE, dest, sendtag,
                              buf, count, type, source, recvtag, comm, status);

@@ -63,8 +63,8 @@ static int send_common(const char *fname, const void *buf, int count, MPI_Dataty
     int PMPI_##INAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,    \
                      MPI_Comm comm, MPI_Request *request)                                \
     {                                                                                    \
-        if (!request && ftg.initialized && !ftg.finalized)                               \
-            return api_error_comm(comm_get(comm), MPI_ERR_ARG, "MPI_" #INAME);           \
+        if (!request)                                                                    \
+            return api_fail_early(comm, MPI_ERR_ARG, "MPI_" #INAME);                     \
         return send_common("MPI_" #INAME, buf, count, type, dest, tag, comm, MODE, request); \
     }
 

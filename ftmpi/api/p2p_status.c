@@ -3,7 +3,7 @@
 
 #include <stdint.h>
 
-#include "util/futex.h"
+#include "transport/shm/shm.h"
 
 API_WEAK(Cancel)
 int PMPI_Cancel(MPI_Request *request)
@@ -164,7 +164,7 @@ int PMPI_Grequest_complete(MPI_Request request)
     }
     req_complete(r);
     /* Wake a thread that may be waiting on it. */
-    if (ftg.shm.base)
-        shmseg_wake(shmseg_slot(ftg.shm.base, ftg.shm.my_slot));
+    if (shm_self.base)
+        shmseg_wake(shmseg_slot(shm_self.base, shm_self.my_slot));
     API_END();
 }

@@ -65,9 +65,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
         goto fail;
     }
     progress_wait_req(r);
-    rc = finish(r, request, status, FNAME);
-    api_unlock();
-    return rc;
+    API_LEAVE_RAISED(finish(r, request, status, FNAME));
     API_END();
 }
 
@@ -80,11 +78,8 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     req_t *r;
     if (!lookup(*request, &r))
         API_FAIL(MPI_ERR_REQUEST);
-    if (test_once(r, flag, status)) {
-        rc = finish(r, request, status, FNAME);
-        api_unlock();
-        return rc;
-    }
+    if (test_once(r, flag, status))
+        API_LEAVE_RAISED(finish(r, request, status, FNAME));
     API_END();
 }
 
@@ -144,9 +139,7 @@ int PMPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
         goto fail;
     }
     *index = i;
-    rc = finish(req_get(reqs[i]), &reqs[i], status, FNAME);
-    api_unlock();
-    return rc;
+    API_LEAVE_RAISED(finish(req_get(reqs[i]), &reqs[i], status, FNAME));
     API_END();
 }
 
@@ -171,9 +164,7 @@ int PMPI_Testany(int count, MPI_Request reqs[], int *index, int *flag, MPI_Statu
     }
     if (i >= 0) {
         *index = i;
-        rc = finish(req_get(reqs[i]), &reqs[i], status, FNAME);
-        api_unlock();
-        return rc;
+        API_LEAVE_RAISED(finish(req_get(reqs[i]), &reqs[i], status, FNAME));
     }
     API_END();
 }

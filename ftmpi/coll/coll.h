@@ -23,8 +23,6 @@
 /* p2p helpers (coll_p2p.c) */
 int coll_isend(comm_t *c, const void *buf, size_t count, dt_t *dt, int dst, int tag, req_t **r);
 int coll_irecv(comm_t *c, void *buf, size_t count, dt_t *dt, int src, int tag, req_t **r);
-int coll_send(comm_t *c, const void *buf, size_t count, dt_t *dt, int dst, int tag);
-int coll_recv(comm_t *c, void *buf, size_t count, dt_t *dt, int src, int tag);
 int coll_sendrecv(comm_t *c, const void *sbuf, size_t scount, dt_t *sdt, int dst,
                   void *rbuf, size_t rcount, dt_t *rdt, int src, int tag);
 int coll_waitall(req_t **rs, int n);
@@ -106,14 +104,7 @@ static inline int coll_allgather(comm_t *c, const void *sbuf, int scount, dt_t *
     return coll_iallgather(c, sbuf, scount, sdt, rbuf, rcount, rdt, NULL);
 }
 
-/* Agree on a fresh context id over c (collective over c). */
-int coll_ctx_alloc(comm_t *c, uint32_t *ctx_p);
-
 /* ---- fault tolerance (called by ft/) ------------------------------------- */
-/* End every collective in progress on c with err (MPI_ERR_OTHER when a
- * member failed): blocked callers return, non-blocking requests complete
- * with the error. c == NULL: every communicator. */
-void coll_fail_comm(comm_t *c, int err);
 /* A REQ_COLL request that is already complete with err (non-blocking
  * collectives that had to run to completion at once: ATOMIC mode, BLANK
  * gaps). */

@@ -4,8 +4,9 @@
  * the progress engine runs inside every MPI call that polls (Wait, Test,
  * any blocking call). The hook is installed only while such requests exist.
  *
- * Every running schedule is on one list, so that the fault-tolerance layer
- * can end all collectives on a communicator at once (coll_fail_comm).
+ * Every running schedule is on one list (the hook skips the blocking ones).
+ * A failure reaches a schedule through its requests: p2p completes them in
+ * error, and sched_progress then ends the schedule with that error.
  */
 #include "coll/coll_nb.h"
 
@@ -13,6 +14,10 @@
 
 static list_node_t running = LIST_INIT(running);
 static int n_nb;
+/* Bumped whenever `running` changes: a schedule that ran a user op
+ * released the lock meanwhile, and other threads may have changed the list
+ * under the hook's iteration. */
+static unsigned long running_changes;
 
 static int nb_hook(void);
 
@@ -20,6 +25,7 @@ static void finish_nb(sched_t *s)
 {
     req_t *r = s->req;
     list_del(&s->link);
+    running_changes++;
     r->status.MPI_ERROR = s->err;
     r->ctx = NULL;
     sched_free(s);
@@ -32,17 +38,22 @@ static int nb_hook(void)
 {
     int work = 0;
     list_node_t *n, *t;
+restart:
     list_for_each_safe(n, t, &running) {
         sched_t *s = list_entry(n, sched_t, link);
         if (!s->req)
             continue; /* a blocking collective: its caller drives it */
         int lo = s->lo;
-        if (sched_progress(s)) {
+        unsigned long changes = running_changes;
+        int done = sched_progress(s);
+        if (done) {
             finish_nb(s);
             work++;
         } else if (s->lo != lo) {
             work++;
         }
+        if (running_changes != changes + (unsigned long)done)
+            goto restart; /* t may be gone: start again from the head */
     }
     return work;
 }
@@ -55,15 +66,18 @@ int coll_run(sched_t *s, req_t **req_p)
         return rc;
     }
     list_add_tail(&running, &s->link);
+    running_changes++;
     if (!req_p) {
         int rc = sched_wait(s);
         list_del(&s->link);
+        running_changes++;
         sched_free(s);
         return rc;
     }
     req_t *r = req_alloc(REQ_COLL);
     if (!r) {
         list_del(&s->link);
+        running_changes++;
         sched_free(s);
         return MPI_ERR_NO_MEM;
     }
@@ -80,27 +94,6 @@ int coll_run(sched_t *s, req_t **req_p)
         finish_nb(s);
     *req_p = r;
     return MPI_SUCCESS;
-}
-
-void coll_fail_comm(comm_t *c, int err)
-{
-    list_node_t *n, *t;
-    list_for_each_safe(n, t, &running) {
-        sched_t *s = list_entry(n, sched_t, link);
-        if (c && s->comm != c && s->lcomm != c)
-            continue;
-        sched_abort(s, err);
-        if (s->req)
-            finish_nb(s);
-    }
-}
-
-/* Default until the communicator layer provides intercommunicators with a
- * local intracommunicator (a strong definition there replaces this one). */
-__attribute__((weak)) comm_t *coll_inter_local(comm_t *c)
-{
-    (void)c;
-    return NULL;
 }
 
 int coll_done_request(comm_t *c, int err, req_t **req_p)

@@ -68,20 +68,6 @@ int coll_waitall(req_t **rs, int n)
     return err;
 }
 
-int coll_send(comm_t *c, const void *buf, size_t count, dt_t *dt, int dst, int tag)
-{
-    req_t *r;
-    int rc = coll_isend(c, buf, count, dt, dst, tag, &r);
-    return rc != MPI_SUCCESS ? rc : coll_waitall(&r, 1);
-}
-
-int coll_recv(comm_t *c, void *buf, size_t count, dt_t *dt, int src, int tag)
-{
-    req_t *r;
-    int rc = coll_irecv(c, buf, count, dt, src, tag, &r);
-    return rc != MPI_SUCCESS ? rc : coll_waitall(&r, 1);
-}
-
 int coll_sendrecv(comm_t *c, const void *sbuf, size_t scount, dt_t *sdt, int dst,
                   void *rbuf, size_t rcount, dt_t *rdt, int src, int tag)
 {

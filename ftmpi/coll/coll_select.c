@@ -38,10 +38,6 @@ static const kind_info_t kinds[COLL_NKINDS] = {
     [COLL_SCAN] = {"scan", "FTMPI_COLL_SCAN", ALGS("linear", "recursive_doubling")},
 };
 
-const char *coll_kind_name(coll_kind_t k) { return kinds[k].name; }
-int coll_alg_count(coll_kind_t k) { return kinds[k].nalgs; }
-const char *coll_alg_name(coll_kind_t k, int alg) { return kinds[k].algs[alg]; }
-
 int coll_kind_by_name(const char *name)
 {
     for (int k = 0; k < COLL_NKINDS; k++)

@@ -57,10 +57,7 @@ typedef struct {
 coll_choice_t coll_select(coll_kind_t k, int p, size_t bytes);
 
 /* Names (for the environment, the rules file and the tuning tool). */
-const char *coll_kind_name(coll_kind_t k);
 int coll_kind_by_name(const char *name);          /* -1 if unknown */
-int coll_alg_count(coll_kind_t k);
-const char *coll_alg_name(coll_kind_t k, int alg);
 int coll_alg_by_name(coll_kind_t k, const char *name); /* -1 if unknown */
 
 /* Rules file (coll_rules.c). */

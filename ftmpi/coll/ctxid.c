@@ -17,7 +17,7 @@
 #include "coll/coll.h"
 #include "p2p/p2p.h"
 #include "p2p/progress.h"
-#include "runtime/state.h"
+#include "core/proc.h"
 
 #define W (COMM_CTX_WORDS + 1)  /* free masks + one flag word */
 #define F_SURE 1u    /* nothing else can change this member's mask this round */
@@ -442,15 +442,8 @@ void ctx_party_of(comm_t *c, ctx_party_t *pt)
     pt->root = 0;
 }
 
-int coll_ctx_alloc(comm_t *c, uint32_t *ctx_p)
-{
-    ctx_party_t pt;
-    ctx_party_of(c, &pt);
-    return ctx_agree(&pt, 1, ctx_p);
-}
-
 /* The collectives run the local half of intercommunicator operations on
- * this communicator (replaces the weak default in coll_nb.c). */
+ * this communicator. */
 comm_t *coll_inter_local(comm_t *c)
 {
     return c->is_inter ? c->local_comm : NULL;

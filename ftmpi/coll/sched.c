@@ -210,16 +210,6 @@ int sched_recv(sched_t *s, void *buf, size_t count, dt_t *dt, int peer)
     return add_p2p(s, SOP_RECV, s->local_mode, buf, count, dt, peer);
 }
 
-int sched_send_local(sched_t *s, const void *buf, size_t count, dt_t *dt, int peer)
-{
-    return add_p2p(s, SOP_SEND, 1, buf, count, dt, peer);
-}
-
-int sched_recv_local(sched_t *s, void *buf, size_t count, dt_t *dt, int peer)
-{
-    return add_p2p(s, SOP_RECV, 1, buf, count, dt, peer);
-}
-
 int sched_reduce(sched_t *s, const void *in, void *inout, size_t count, dt_t *dt, op_t *op)
 {
     int i = add(s, SOP_REDUCE);
@@ -248,21 +238,6 @@ int sched_copy(sched_t *s, const void *src, size_t scount, dt_t *sdt, void *dst,
     o->count2 = dcount;
     o->dt2 = ddt;
     return i;
-}
-
-int sched_call(sched_t *s, sched_fn *fn, void *arg)
-{
-    int i = add(s, SOP_CALL);
-    if (i >= 0) {
-        s->ops[i].fn = fn;
-        s->ops[i].arg = arg;
-    }
-    return i;
-}
-
-int sched_nop(sched_t *s)
-{
-    return add(s, SOP_NOP);
 }
 
 void sched_dep(sched_t *s, int op, int on)
@@ -317,13 +292,14 @@ static int issue(sched_t *s, sop_t *o)
         o->state = SOP_ISSUED;
         return MPI_SUCCESS;
     case SOP_REDUCE:
+        /* A user op runs unlocked (core/op.h): s->in_user keeps other
+         * threads off s meanwhile. */
+        s->in_user = !o->op->predefined;
         rc = op_apply(o->op, o->src, o->dst, (int)o->count, o->dt);
+        s->in_user = 0;
         break;
     case SOP_COPY:
         rc = coll_local_copy2(o->src, o->count, o->dt, o->dst, o->count2, o->dt2);
-        break;
-    case SOP_CALL:
-        rc = o->fn(s, o->arg);
         break;
     default:
         break;
@@ -367,6 +343,8 @@ void sched_abort(sched_t *s, int err)
 
 int sched_progress(sched_t *s)
 {
+    if (s->in_user)
+        return 0; /* its own thread is in a user op: that thread goes on */
     if (s->finished)
         return 1;
     if (s->err != MPI_SUCCESS) { /* a builder ran out of memory */

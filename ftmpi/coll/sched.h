@@ -40,9 +40,8 @@
 #define SCHED_TAG_LOCAL (1 << 30)
 
 typedef struct sched sched_t;
-typedef int sched_fn(sched_t *s, void *arg); /* MPI error class */
 
-typedef enum { SOP_NOP, SOP_SEND, SOP_RECV, SOP_REDUCE, SOP_COPY, SOP_CALL } sop_kind_t;
+typedef enum { SOP_NOP, SOP_SEND, SOP_RECV, SOP_REDUCE, SOP_COPY } sop_kind_t;
 typedef enum { SOP_WAIT, SOP_ISSUED, SOP_DONE } sop_state_t;
 
 typedef struct {
@@ -57,8 +56,6 @@ typedef struct {
     void *dst;                 /* recv, reduce (inout), copy (to) */
     op_t *op;
     req_t *req;
-    sched_fn *fn;
-    void *arg;
 } sop_t;
 
 struct sched {
@@ -72,6 +69,8 @@ struct sched {
     int lo;              /* first op not done */
     int err;
     int finished;
+    int in_user;         /* a user op runs, without the library lock: no other
+                            thread (nor the op itself) may advance s */
     int leak;            /* buffers may still be read/written by p2p: keep them */
     int *last;           /* [4 * npeer]: last send/recv per peer, remote and local */
     int npeer;
@@ -105,16 +104,11 @@ void sched_keep_op(sched_t *s, op_t *op);
  * error is kept in s->err and reported when the schedule runs). */
 int sched_send(sched_t *s, const void *buf, size_t count, dt_t *dt, int peer);
 int sched_recv(sched_t *s, void *buf, size_t count, dt_t *dt, int peer);
-/* Intercommunicators: traffic inside the local group. */
-int sched_send_local(sched_t *s, const void *buf, size_t count, dt_t *dt, int peer);
-int sched_recv_local(sched_t *s, void *buf, size_t count, dt_t *dt, int peer);
 /* inout = in op inout (op_apply's order). */
 int sched_reduce(sched_t *s, const void *in, void *inout, size_t count, dt_t *dt, op_t *op);
 /* (src, scount, sdt) -> (dst, dcount, ddt), local. */
 int sched_copy(sched_t *s, const void *src, size_t scount, dt_t *sdt, void *dst, size_t dcount,
                dt_t *ddt);
-int sched_call(sched_t *s, sched_fn *fn, void *arg);
-int sched_nop(sched_t *s);
 /* Make op depend on op `on` (both indices; -1 is ignored). */
 void sched_dep(sched_t *s, int op, int on);
 /* Everything created after this waits for everything created before. */

@@ -4,9 +4,8 @@
 #include <string.h>
 
 #include "core/errors.h"
-#include "runtime/state.h"
+#include "core/proc.h"
 
-#define KV_FIRST 32  /* user keyvals start here; below are predefined keys */
 
 typedef struct keyval {
     kv_kind_t kind;
@@ -47,7 +46,7 @@ void attr_module_fini(void)
 
 static keyval_t *kv_get(kv_kind_t kind, int keyval)
 {
-    int i = keyval - KV_FIRST;
+    int i = keyval - ATTR_KEYVAL_FIRST_USER;
     if (i < 0 || i >= nkvs || !kvs[i] || kvs[i]->kind != kind)
         return NULL;
     return kvs[i];
@@ -55,7 +54,7 @@ static keyval_t *kv_get(kv_kind_t kind, int keyval)
 
 static void kv_unref(int keyval)
 {
-    int i = keyval - KV_FIRST;
+    int i = keyval - ATTR_KEYVAL_FIRST_USER;
     if (--kvs[i]->refcount == 0) {
         free(kvs[i]);
         kvs[i] = NULL;
@@ -88,7 +87,7 @@ int attr_keyval_create(kv_kind_t kind, void (*copy)(void), void (*del)(void), vo
         nkvs += 16;
     }
     kvs[i] = k;
-    *keyval = KV_FIRST + i;
+    *keyval = ATTR_KEYVAL_FIRST_USER + i;
     return MPI_SUCCESS;
 }
 
@@ -123,7 +122,7 @@ int attr_set(kv_kind_t kind, void **list, int obj, int keyval, void *val)
 {
     keyval_t *k = kv_get(kind, keyval);
     if (!k || k->freed)
-        return keyval > 0 && keyval < KV_FIRST ? MPI_ERR_ARG : MPI_ERR_KEYVAL;
+        return attr_keyval_predefined(keyval) ? MPI_ERR_ARG : MPI_ERR_KEYVAL;
     attr_t **pp = (attr_t **)list;
     for (; *pp; pp = &(*pp)->next) {
         if ((*pp)->keyval == keyval) {
@@ -163,7 +162,7 @@ int attr_delete(kv_kind_t kind, void **list, int obj, int keyval)
 {
     keyval_t *k = kv_get(kind, keyval);
     if (!k)
-        return keyval > 0 && keyval < KV_FIRST ? MPI_ERR_ARG : MPI_ERR_KEYVAL;
+        return attr_keyval_predefined(keyval) ? MPI_ERR_ARG : MPI_ERR_KEYVAL;
     for (attr_t **pp = (attr_t **)list; *pp; pp = &(*pp)->next) {
         attr_t *a = *pp;
         if (a->keyval != keyval)
@@ -256,23 +255,28 @@ int attr_call_deletes(kv_kind_t kind, void *list, int obj)
     return rc;
 }
 
+_Static_assert(MPI_TAG_UB > 0 && MPI_LASTUSEDCODE < ATTR_KEYVAL_FIRST_USER &&
+                   FTMPI_COMM_MODE > MPI_LASTUSEDCODE &&
+                   FTMPI_ERROR_FAILURE < ATTR_KEYVAL_FIRST_USER,
+               "predefined keys lie below the first user keyval");
+
 int attr_predefined(int keyval, void *val_out)
 {
     int *p;
     switch (keyval) {
-    case MPI_TAG_UB: v_tag_ub = 0x7fffffff; p = &v_tag_ub; break;
+    case MPI_TAG_UB: v_tag_ub = FTMPI_TAG_UB; p = &v_tag_ub; break;
     case MPI_HOST: v_host = MPI_PROC_NULL; p = &v_host; break;
     case MPI_IO: v_io = MPI_ANY_SOURCE; p = &v_io; break; /* every process can do I/O */
     case MPI_WTIME_IS_GLOBAL: v_wtime_global = 0; p = &v_wtime_global; break;
     case MPI_UNIVERSE_SIZE: v_universe = ftg.world_size; p = &v_universe; break;
     case MPI_APPNUM: v_appnum = 0; p = &v_appnum; break;
     case MPI_LASTUSEDCODE: v_lastcode = err_last_used(); p = &v_lastcode; break;
-    case 16: v_comm_mode = ftg.comm_mode; p = &v_comm_mode; break;
-    case 17: v_msg_mode = ftg.msg_mode; p = &v_msg_mode; break;
-    case 18: v_coll_mode = ftg.coll_mode; p = &v_coll_mode; break;
-    case 19: v_rec_mode = ftg.recovery_mode; p = &v_rec_mode; break;
-    case 20: v_nfailed = ftg.num_failed; p = &v_nfailed; break;
-    case 21: v_error_failure = ftg.error_failure; p = &v_error_failure; break;
+    case FTMPI_COMM_MODE: v_comm_mode = ftg.comm_mode; p = &v_comm_mode; break;
+    case FTMPI_MSG_MODE: v_msg_mode = ftg.msg_mode; p = &v_msg_mode; break;
+    case FTMPI_COLL_MODE: v_coll_mode = ftg.coll_mode; p = &v_coll_mode; break;
+    case FTMPI_RECOVERY_MODE: v_rec_mode = ftg.recovery_mode; p = &v_rec_mode; break;
+    case FTMPI_NUM_FAILED_PROCS: v_nfailed = ftg.num_failed; p = &v_nfailed; break;
+    case FTMPI_ERROR_FAILURE: v_error_failure = ftg.error_failure; p = &v_error_failure; break;
     default: return 0;
     }
     *(int **)val_out = p;

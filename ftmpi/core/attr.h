@@ -14,6 +14,14 @@
 
 typedef enum { KV_COMM = 1, KV_TYPE, KV_WIN } kv_kind_t;
 
+/* Keyvals below this are the predefined keys (mpi.h: MPI_TAG_UB ...,
+ * ftmpi.h: FTMPI_COMM_MODE ...); the ones users create start here. */
+#define ATTR_KEYVAL_FIRST_USER 32
+static inline int attr_keyval_predefined(int keyval)
+{
+    return keyval > 0 && keyval < ATTR_KEYVAL_FIRST_USER;
+}
+
 int attr_module_init(void);
 void attr_module_fini(void);
 

@@ -5,7 +5,7 @@
 
 #include "core/info.h"
 #include "core/topo.h"
-#include "runtime/state.h"
+#include "core/proc.h"
 #include "util/handle.h"
 
 static handle_table_t comm_table;

@@ -102,7 +102,6 @@ typedef struct dt {
 int dt_module_init(void);
 void dt_module_fini(void);
 dt_t *dt_get(MPI_Datatype h);        /* NULL if not a valid handle */
-dt_t *dt_get_predef(MPI_Datatype h);
 /* Size, extent and basic elements of one unit of a predefined kind. */
 size_t dt_kind_size(dt_kind_t k);
 MPI_Aint dt_kind_extent(dt_kind_t k);

@@ -187,11 +187,3 @@ dt_t *dt_get(MPI_Datatype h)
 {
     return handle_get(&dt_table, h);
 }
-
-dt_t *dt_get_predef(MPI_Datatype h)
-{
-    size_t i = handle_index(h);
-    if (handle_kind(h) != FTMPI_KIND_DATATYPE || i == 0 || i >= FTMPI_DT_PREDEFINED_COUNT)
-        return NULL;
-    return &dt_predef[i];
-}

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "core/errors.h"
-#include "runtime/state.h"
+#include "core/proc.h"
 #include "util/handle.h"
 
 static handle_table_t errh_table;

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/state.h"
+#include "core/proc.h"
 #include "util/handle.h"
 
 static handle_table_t group_table;
@@ -29,11 +29,6 @@ void group_module_fini(void)
 group_t *group_get(MPI_Group h)
 {
     return handle_get(&group_table, h);
-}
-
-group_t *group_empty(void)
-{
-    return &g_empty;
 }
 
 group_t *group_new(int size, const int *world)

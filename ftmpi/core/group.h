@@ -23,7 +23,6 @@ typedef struct group {
 int group_module_init(void);
 void group_module_fini(void);
 group_t *group_get(MPI_Group h);
-group_t *group_empty(void);
 /* New group from world ranks (copied); refcount 1, no handle yet. */
 group_t *group_new(int size, const int *world);
 int group_make_handle(group_t *g); /* gives g a user handle; MPI_ERR_NO_MEM on failure */

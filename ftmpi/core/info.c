@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runtime/state.h"
+#include "core/proc.h"
 #include "util/handle.h"
 
 static handle_table_t info_table;
@@ -131,11 +131,6 @@ int info_make_handle(info_t *i)
         return MPI_ERR_NO_MEM;
     i->handle = h;
     return MPI_SUCCESS;
-}
-
-void info_retain(info_t *i)
-{
-    i->refcount++;
 }
 
 void info_release(info_t *i)

@@ -27,7 +27,6 @@ void info_module_fini(void);
 info_t *info_get(MPI_Info h);             /* NULL if not a live handle */
 info_t *info_new(void);                   /* refcount 1, no handle */
 int info_make_handle(info_t *i);
-void info_retain(info_t *i);
 void info_release(info_t *i);
 /* Copy of i (NULL copies to an empty object); NULL on out of memory. */
 info_t *info_dup(const info_t *i);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "core/proc.h"
 #include "util/handle.h"
 
 static handle_table_t op_table;
@@ -252,9 +253,13 @@ int op_apply(const op_t *op, const void *in, void *inout, int count, dt_t *dt)
     if (count <= 0)
         return MPI_SUCCESS;
     if (!op->predefined) {
+        /* User code runs without the library lock: it may call MPI. */
         int len = count;
         MPI_Datatype h = dt->handle;
-        op->user((void *)in, inout, &len, &h);
+        MPI_User_function *fn = op->user;
+        int relock = proc_user_enter();
+        fn((void *)in, inout, &len, &h);
+        proc_user_leave(relock);
         return MPI_SUCCESS;
     }
     if (op->index == OPX_NO_OP)

@@ -21,7 +21,9 @@ op_t *op_create(MPI_User_function *fn, int commute);
 void op_release(op_t *op);
 /* Is (op, dt) a legal combination? MPI_SUCCESS, MPI_ERR_OP or MPI_ERR_TYPE. */
 int op_check(const op_t *op, const dt_t *dt);
-/* inout[i] = in[i] op inout[i] for count elements of dt. */
+/* inout[i] = in[i] op inout[i] for count elements of dt. A user op is
+ * called without the library lock (core/proc.h proc_user_enter): callers
+ * must keep what they use alive and not touch it from other threads. */
 int op_apply(const op_t *op, const void *in, void *inout, int count, dt_t *dt);
 
 #endif

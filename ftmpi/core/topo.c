@@ -169,7 +169,7 @@ static int cart_move(const topo_t *t, const int *coords, int dim, int disp)
 
 void topo_cart_shift(const topo_t *t, int rank, int dim, int disp, int *src, int *dst)
 {
-    int stack[16];
+    int stack[16] = {0}; /* zeroed: gcc cannot see that topo_cart_coords fills it */
     int *coords = t->ndims <= 16 ? stack : malloc((size_t)t->ndims * sizeof(int));
     if (!coords) {
         *src = *dst = MPI_PROC_NULL;

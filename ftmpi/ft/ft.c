@@ -3,7 +3,6 @@
 #include "ft/ft_int.h"
 
 #include "core/attr.h"
-#include "transport/shm/shm.h"
 
 int ft_join_as_replacement(void);
 
@@ -14,8 +13,8 @@ int ft_after_init(void)
         return rc;
     /* A replacement: whatever was queued for the process we replace is
      * stale. Nobody writes to us until the recovery below completes. */
-    if (ftg.shm.base)
-        shm_drop_incoming(&ftg.shm);
+    if (shm_self.base)
+        shm_drop_incoming(&shm_self);
     rc = ft_join_as_replacement();
     return rc == MPI_SUCCESS ? MPI_INIT_RESTARTED_NODE : rc;
 }

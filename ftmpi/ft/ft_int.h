@@ -3,7 +3,12 @@
 #define FTMPI_FT_INT_H
 
 #include "ft/ft.h"
-#include "api/api.h"
+#include "core/proc.h"
+#include "p2p/p2p.h"
+#include "p2p/progress.h"
+#include "core/errors.h"
+#include "runtime/rtc.h"
+#include "transport/shm/shm.h"
 
 typedef struct {
     int *failed;          /* world ranks failed since the last recovery, in order */

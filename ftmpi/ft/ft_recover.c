@@ -97,7 +97,7 @@ static int apply(const rtc_recovery_t *rec)
         ftg.slot_of_world[i] = rec->slot[i];
         ftg.inc_of_world[i] = rec->incarnation[i];
         ftg.peer_dead[i] = !rec->alive[i];
-        if (rec->slot[i] >= 0 && (size_t)rec->slot[i] < ftg.shm.nslots)
+        if (rec->slot[i] >= 0 && (size_t)rec->slot[i] < shm_self.nslots)
             ftg.world_of_slot[rec->slot[i]] = i;
     }
     p2p_drop_old(rec->generation,

@@ -11,6 +11,11 @@
 extern "C" {
 #endif
 
+/* Exported from libftmpi.so (see mpi.h). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* communicator modes */
 #define FTMPI_COMM_MODE_ABORT 0
 #define FTMPI_COMM_MODE_BLANK 1
@@ -43,6 +48,10 @@ extern "C" {
  * (ftmpirun --kill-at NAME[=VALUE]@RANK). Returns MPI_SUCCESS otherwise. */
 int FTMPI_Fault_point(const char *name, long value);
 int PFTMPI_Fault_point(const char *name, long value);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

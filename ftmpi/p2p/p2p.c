@@ -102,7 +102,7 @@ static int rndv_read(req_t *r, const pkt_t *p)
         dt_unpack(r->dt, (size_t)r->count, r->buf, 0, remote, n);
         return 0;
     }
-    if (!ftg.shm.cma)
+    if (!shm_self.cma)
         return -EPERM;
     if (dt_is_contig(r->dt, (size_t)r->count)) {
         ssize_t got = shm_cma_read(pid, (char *)r->buf + r->dt->true_lb, remote, n);
@@ -170,7 +170,7 @@ static void deliver_into(req_t *r, const pkt_t *p, const void *data)
         /* No single copy for this message: ask for a stream. Only a refusal
          * by the kernel turns single copy off for good. */
         if (rc == -EPERM || rc == -ENOSYS)
-            ftg.shm.cma = 0;
+            shm_self.cma = 0;
         r->streaming = 1;
         r->received = 0;
         r->remote_token = p->sreq;
@@ -368,7 +368,7 @@ static int complete_proc_null(req_t *r)
 int p2p_send_now(comm_t *c, const void *buf, int count, dt_t *dt, int dest, int tag)
 {
     size_t bytes = (size_t)count * dt->size;
-    if (bytes > ftg.eager_limit || dest == MPI_PROC_NULL || !ftg.shm.base)
+    if (bytes > ftg.eager_limit || dest == MPI_PROC_NULL || !shm_self.base)
         return 0;
     int w = comm_peer_world(c, dest);
     if (w == ftg.world_rank || ftg.peer_dead[w])

@@ -3,7 +3,8 @@
 #define FTMPI_P2P_INT_H
 
 #include "p2p/p2p.h"
-#include "runtime/state.h"
+#include "core/proc.h"
+#include "transport/shm/shm.h"
 
 /* xmit.c */
 int xmit_init(void);

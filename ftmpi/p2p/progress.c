@@ -2,14 +2,16 @@
 
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "p2p/p2p_int.h"
 #include "util/futex.h"
 #include "util/timer.h"
 
-#define MAX_HOOKS 8
-static progress_hook_fn *hooks[MAX_HOOKS];
-static int nhooks;
+/* The hook table grows as needed: a hook is never dropped. */
+static progress_hook_fn **hooks;
+static int nhooks, caphooks;
 static progress_event_fn *event_handler;
 
 void progress_add_hook(progress_hook_fn *fn)
@@ -17,8 +19,19 @@ void progress_add_hook(progress_hook_fn *fn)
     for (int i = 0; i < nhooks; i++)
         if (hooks[i] == fn)
             return;
-    if (nhooks < MAX_HOOKS)
-        hooks[nhooks++] = fn;
+    if (nhooks == caphooks) {
+        int cap = caphooks ? 2 * caphooks : 8;
+        progress_hook_fn **h = realloc(hooks, (size_t)cap * sizeof(*h));
+        if (!h) {
+            /* Without its hook a non-blocking operation would never
+             * complete: stop here rather than hang. */
+            fprintf(stderr, "ftmpi: out of memory registering a progress hook\n");
+            abort();
+        }
+        hooks = h;
+        caphooks = cap;
+    }
+    hooks[nhooks++] = fn;
 }
 
 void progress_remove_hook(progress_hook_fn *fn)
@@ -55,8 +68,8 @@ int progress_poll(void)
 {
     /* Failure notifications first: they change what user messages mean. */
     int n = poll_events(0);
-    if (ftg.shm.base)
-        n += shm_poll(&ftg.shm, p2p_on_packet, NULL);
+    if (shm_self.base)
+        n += shm_poll(&shm_self, p2p_on_packet, NULL);
     n += p2p_flush_pending();
     for (int i = 0; i < nhooks; i++)
         n += hooks[i]();
@@ -78,13 +91,13 @@ static void big_lock(void)
 /* Sleep until something rings our doorbell (or a safety timeout). */
 static void doorbell_sleep(void)
 {
-    if (!ftg.shm.base) {
+    if (!shm_self.base) {
         big_unlock();
         sched_yield();
         big_lock();
         return;
     }
-    shmseg_slot_t *me = shmseg_slot(ftg.shm.base, ftg.shm.my_slot);
+    shmseg_slot_t *me = shmseg_slot(shm_self.base, shm_self.my_slot);
     atomic_fetch_add(&me->sleepers, 1);
     uint32_t v = atomic_load(&me->doorbell);
     /* Poll once more after announcing ourselves: work that arrived before

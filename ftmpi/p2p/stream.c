@@ -19,11 +19,11 @@ void stream_add(req_t *r)
 static int stream_one(req_t *r)
 {
     int slot = ftg.slot_of_world[r->peer_world];
-    size_t frag = ftg.shm.max_record - sizeof(pkt_t);
+    size_t frag = shm_self.max_record - sizeof(pkt_t);
     int n = 0;
     while (r->sent < r->bytes) {
         size_t k = r->bytes - r->sent < frag ? r->bytes - r->sent : frag;
-        char *dst = shm_send_reserve(&ftg.shm, (uint32_t)slot, sizeof(pkt_t) + k);
+        char *dst = shm_send_reserve(&shm_self, (uint32_t)slot, sizeof(pkt_t) + k);
         if (!dst)
             break;
         pkt_t p;
@@ -39,7 +39,7 @@ static int stream_one(req_t *r)
             memcpy(dst + sizeof(p), (char *)r->pack_tmp + r->sent, k);
         else
             dt_pack(r->dt, (size_t)r->count, r->buf, r->sent, dst + sizeof(p), k);
-        shm_send_commit(&ftg.shm, (uint32_t)slot, sizeof(pkt_t) + k);
+        shm_send_commit(&shm_self, (uint32_t)slot, sizeof(pkt_t) + k);
         r->sent += k;
         n++;
     }

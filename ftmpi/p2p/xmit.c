@@ -48,13 +48,13 @@ void xmit_fini(void)
 static int ring_put(int slot, const pkt_t *p, req_t *req)
 {
     size_t dlen = req ? req->bytes : 0;
-    char *dst = shm_send_reserve(&ftg.shm, (uint32_t)slot, sizeof(*p) + dlen);
+    char *dst = shm_send_reserve(&shm_self, (uint32_t)slot, sizeof(*p) + dlen);
     if (!dst)
         return -1;
     memcpy(dst, p, sizeof(*p));
     if (dlen)
         dt_pack(req->dt, (size_t)req->count, req->buf, 0, dst + sizeof(*p), dlen);
-    shm_send_commit(&ftg.shm, (uint32_t)slot, sizeof(*p) + dlen);
+    shm_send_commit(&shm_self, (uint32_t)slot, sizeof(*p) + dlen);
     return 0;
 }
 
@@ -103,13 +103,13 @@ int xmit_eager_now(int world, const pkt_t *p, const void *buf, size_t count, con
     if (slot < 0 || !list_empty(&pending[world]))
         return 0;
     size_t dlen = p->len;
-    char *dst = shm_send_reserve(&ftg.shm, (uint32_t)slot, sizeof(*p) + dlen);
+    char *dst = shm_send_reserve(&shm_self, (uint32_t)slot, sizeof(*p) + dlen);
     if (!dst)
         return 0;
     memcpy(dst, p, sizeof(*p));
     if (dlen)
         dt_pack(dt, count, buf, 0, dst + sizeof(*p), dlen);
-    shm_send_commit(&ftg.shm, (uint32_t)slot, sizeof(*p) + dlen);
+    shm_send_commit(&shm_self, (uint32_t)slot, sizeof(*p) + dlen);
     return 1;
 }
 

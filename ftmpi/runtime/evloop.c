@@ -51,7 +51,6 @@ struct evloop {
     evloop_signal_cb sig_cb;
     void *sig_arg;
     post_t *post_head, *post_tail;
-    int stopped;
 };
 
 double evloop_now(void)
@@ -330,8 +329,6 @@ static void loop_run_posts(evloop_t *loop)
 void evloop_run_once(evloop_t *loop, double max_wait_s)
 {
     loop_run_posts(loop);
-    if (loop->stopped)
-        return;
     double deadline = loop_next_deadline(loop);
     int timeout_ms = -1;
     if (deadline >= 0) {
@@ -360,13 +357,4 @@ void evloop_run_once(evloop_t *loop, double max_wait_s)
     }
     loop_run_timers(loop);
     loop_run_posts(loop);
-}
-
-void evloop_stop(evloop_t *loop) { loop->stopped = 1; }
-int evloop_stopped(const evloop_t *loop) { return loop->stopped; }
-
-void evloop_run(evloop_t *loop)
-{
-    while (!loop->stopped)
-        evloop_run_once(loop, -1);
 }

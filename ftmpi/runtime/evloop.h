@@ -56,10 +56,6 @@ int evloop_post(evloop_t *loop, evloop_post_cb cb, void *arg, uint32_t type,
 /* Run one iteration: deliver posts, wait at most max_wait_s (< 0: until
  * something happens), dispatch. */
 void evloop_run_once(evloop_t *loop, double max_wait_s);
-void evloop_stop(evloop_t *loop);
-int evloop_stopped(const evloop_t *loop);
-/* Run until evloop_stop(). */
-void evloop_run(evloop_t *loop);
 
 /* In a forked child before exec: unblock signals, default dispositions. */
 void evloop_child_reset_signals(void);

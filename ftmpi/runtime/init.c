@@ -24,8 +24,7 @@
 #include "core/request.h"
 #include "p2p/p2p.h"
 #include "p2p/progress.h"
-
-ft_state_t ftg = {.lock = PTHREAD_MUTEX_INITIALIZER};
+#include "transport/shm/shm.h"
 
 static int parse_mode(const char *env, const char *given, const char *const names[],
                       const int values[], int n, int dflt, const char *what)
@@ -140,14 +139,13 @@ static int transport_init(void)
 {
     if (ftg.singleton || !ftg.rt.shm_base)
         return 0;
-    int rc = shm_init(&ftg.shm, ftg.rt.shm_base, (uint32_t)ftg.rt.local_slot);
+    int rc = shm_init(&shm_self, ftg.rt.shm_base, (uint32_t)ftg.rt.local_slot);
     if (rc < 0) {
         fprintf(stderr, "ftmpi: the shared-memory segment is not usable: %s\n", strerror(-rc));
         return rc;
     }
-    ftg.shm.cma = cma_probe();
-    size_t max_eager = ftg.shm.max_record - sizeof(pkt_t);
-    ftg.eager_limit = (size_t)env_long("FTMPI_EAGER_LIMIT", 4096);
+    shm_self.cma = cma_probe();
+    size_t max_eager = shm_self.max_record - sizeof(pkt_t);
     if (ftg.eager_limit > max_eager)
         ftg.eager_limit = max_eager;
     return 0;
@@ -172,7 +170,7 @@ int ft_lib_init(int required, int *provided)
     if (runtime_connect() < 0 || world_maps_init() < 0)
         return MPI_ERR_OTHER;
     modes_init();
-    ftg.eager_limit = 4096;
+    ftg.eager_limit = (size_t)env_long("FTMPI_EAGER_LIMIT", PROC_EAGER_LIMIT_DEFAULT);
     if (transport_init() < 0)
         return MPI_ERR_OTHER;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -228,8 +226,8 @@ int ft_lib_finalize(void)
     dt_module_fini();
     errh_module_fini();
     err_module_fini();
-    if (ftg.shm.base)
-        shm_fini(&ftg.shm);
+    if (shm_self.base)
+        shm_fini(&shm_self);
     ftg.finalized = 1;
     return rc;
 }

@@ -8,42 +8,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-const char *proto_type_name(uint32_t type)
-{
-    switch (type) {
-    case PR_HELLO: return "HELLO";
-    case PR_KV_PUT: return "KV_PUT";
-    case PR_KV_GET: return "KV_GET";
-    case PR_FENCE: return "FENCE";
-    case PR_FINALIZE: return "FINALIZE";
-    case PR_ABORT: return "ABORT";
-    case PR_FAULT: return "FAULT";
-    case PR_SUSPECT: return "SUSPECT";
-    case PR_JOIN: return "JOIN";
-    case PR_HELLO_REPLY: return "HELLO_REPLY";
-    case PR_KV_VAL: return "KV_VAL";
-    case PR_FENCE_DONE: return "FENCE_DONE";
-    case PR_FINALIZE_DONE: return "FINALIZE_DONE";
-    case PR_EV_FAILURE: return "EV_FAILURE";
-    case PR_EV_RECOVERED: return "EV_RECOVERED";
-    case DH_HELLO: return "DH_HELLO";
-    case DH_STARTED: return "DH_STARTED";
-    case DH_EXITED: return "DH_EXITED";
-    case DH_RANK: return "DH_RANK";
-    case DH_OUTPUT: return "DH_OUTPUT";
-    case DH_ALIVE: return "DH_ALIVE";
-    case DH_ERROR: return "DH_ERROR";
-    case HD_CONFIG: return "HD_CONFIG";
-    case HD_SPAWN: return "HD_SPAWN";
-    case HD_TO_RANK: return "HD_TO_RANK";
-    case HD_KILL: return "HD_KILL";
-    case HD_KILL_ALL: return "HD_KILL_ALL";
-    case HD_CHECK: return "HD_CHECK";
-    case HD_EXIT: return "HD_EXIT";
-    default: return "?";
-    }
-}
-
 /* ---------------------------------------------------------------- buffers */
 
 void proto_buf_init(proto_buf_t *b)

@@ -82,8 +82,6 @@ enum proto_type {
     HD_EXIT = 407,        /* - : the job is over */
 };
 
-const char *proto_type_name(uint32_t type);
-
 /* ---- building payloads ---- */
 typedef struct {
     uint8_t *data;

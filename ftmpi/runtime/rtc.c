@@ -9,7 +9,7 @@
  */
 #include "rtc.h"
 #include "proto.h"
-#include "../util/futex.h"
+#include "../transport/shm/shm_seg.h"
 
 #include <errno.h>
 #include <fcntl.h>

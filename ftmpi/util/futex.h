@@ -8,7 +8,8 @@
  *     uint32_t v = atomic_load(&slot->doorbell);
  *     if (!work_available()) ft_futex_wait(&slot->doorbell, v, timeout_ns);
  *     atomic_fetch_sub(&slot->sleepers, 1);
- * Waker pattern: shmseg_wake(slot) after making the work visible.
+ * Waker pattern: shmseg_wake(slot) (transport/shm/shm_seg.h) after making
+ * the work visible.
  * Both sides use sequentially consistent atomics, so either the waker sees
  * the sleeper count or the sleeper sees the new doorbell value.
  */
@@ -23,8 +24,6 @@
 #include <unistd.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
-
-#include "../transport/shm/shm_seg.h"
 
 /* Sleep while *addr == expected, at most timeout_ns (< 0: no limit).
  * Returns 0 when woken (or spuriously), -EAGAIN when *addr != expected at
@@ -49,21 +48,6 @@ static inline int ft_futex_wait(_Atomic uint32_t *addr, uint32_t expected,
 static inline void ft_futex_wake(_Atomic uint32_t *addr)
 {
     syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
-}
-
-/* Make slot s notice new work: bump its doorbell, wake it if it sleeps. */
-static inline void shmseg_wake(shmseg_slot_t *slot)
-{
-    atomic_fetch_add(&slot->doorbell, 1);
-    if (atomic_load(&slot->sleepers) != 0)
-        ft_futex_wake(&slot->doorbell);
-}
-
-/* Daemon side: a control message was written to the slot's socket. */
-static inline void shmseg_ctl_notify(shmseg_slot_t *slot)
-{
-    atomic_fetch_add(&slot->ctl_pending, 1);
-    shmseg_wake(slot);
 }
 
 #endif

@@ -3,7 +3,7 @@
  * ftmpirun by rt_driver.sh; the first argument picks the scenario.
  */
 #include "runtime/rtc.h"
-#include "util/futex.h"
+#include "transport/shm/shm_seg.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #ifndef FTMPI_VERSION_STRING
-#define FTMPI_VERSION_STRING "0.1.0"
+#error "FTMPI_VERSION_STRING comes from CMake (project() VERSION)"
 #endif
 
 static int head_lost;

@@ -8,6 +8,8 @@
 
 #include "util/futex.h"
 
+shm_t shm_self;
+
 struct shm_ring {
     /* consumer line */
     _Atomic uint64_t head;
@@ -69,17 +71,6 @@ void shm_fini(shm_t *shm)
     free(shm->in_tail);
     free(shm->active);
     memset(shm, 0, sizeof(*shm));
-}
-
-void shm_peer_reset(shm_t *shm, uint32_t slot)
-{
-    /* Records a dead process left for us are dropped; what we had queued
-     * for it is discarded. The replacement starts from the same counters. */
-    shm_ring_t *in = shm->in[slot];
-    uint64_t t = atomic_load(&in->tail);
-    atomic_store(&in->head, t);
-    shm->in_tail[slot] = t;
-    shm->out_head[slot] = atomic_load(&shm->out[slot]->head);
 }
 
 void shm_drop_incoming(shm_t *shm)

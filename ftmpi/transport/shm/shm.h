@@ -39,13 +39,15 @@ typedef struct {
     int cma;             /* 1: process_vm_readv works between ranks */
 } shm_t;
 
+/* This process's attachment to its host segment (base NULL when it has
+ * none: a singleton). The transport owns it; runtime/init.c sets it up. */
+extern shm_t shm_self;
+
 /* Called for each record; the payload is valid only during the call. */
 typedef void shm_recv_fn(void *ctx, uint32_t src_slot, void *payload, size_t len);
 
 int shm_init(shm_t *shm, void *base, uint32_t my_slot);
 void shm_fini(shm_t *shm);
-/* Reset a slot's rings after its process was replaced (REBUILD). */
-void shm_peer_reset(shm_t *shm, uint32_t slot);
 /* Discard everything queued for this slot (a replacement process starts
  * with empty incoming rings). */
 void shm_drop_incoming(shm_t *shm);

@@ -29,6 +29,8 @@
 #include <stdint.h>
 #include <stdatomic.h>
 
+#include "util/futex.h"
+
 #define SHMSEG_MAGIC 0x46544d5049534d31ull /* "FTMPISM1" */
 #define SHMSEG_HDR_BYTES 4096u
 #define SHMSEG_SLOT_BYTES 256u
@@ -105,5 +107,20 @@ static inline void shmseg_init(void *base, uint32_t nslots, uint32_t ring_bytes)
     h->magic = SHMSEG_MAGIC;
 }
 
-/* Wake slot s (rank or daemon side). Defined in util/futex.h users. */
+/* Make slot s notice new work: bump its doorbell, wake it if it sleeps
+ * (rank or daemon side). */
+static inline void shmseg_wake(shmseg_slot_t *slot)
+{
+    atomic_fetch_add(&slot->doorbell, 1);
+    if (atomic_load(&slot->sleepers) != 0)
+        ft_futex_wake(&slot->doorbell);
+}
+
+/* Daemon side: a control message was written to the slot's socket. */
+static inline void shmseg_ctl_notify(shmseg_slot_t *slot)
+{
+    atomic_fetch_add(&slot->ctl_pending, 1);
+    shmseg_wake(slot);
+}
+
 #endif
