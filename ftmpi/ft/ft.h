@@ -36,6 +36,12 @@ int ft_recover(void);
  * *handled when it produced *newcomm itself. */
 int ft_comm_dup(comm_t *c, MPI_Comm *newcomm, int *handled);
 
+/* MPI_Comm_dup hook, after an ordinary dup failed with rc: when it was a
+ * dup of MPI_COMM_WORLD that a process failure interrupted (the failure
+ * became known only inside the dup), recover and return the recovery's
+ * duplicate in *newcomm. Returns the code the dup returns. */
+int ft_comm_dup_interrupted(comm_t *c, int rc, MPI_Comm *newcomm);
+
 /* AUTO mode: called at the API edge with the code a call is about to
  * return; starts the recovery when that code reports a failure. */
 void ft_auto_recover(int rc);
