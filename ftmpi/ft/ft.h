@@ -28,6 +28,10 @@ int ft_after_init(void);
 /* Is there a failure that no recovery has handled yet? */
 int ft_recovery_pending(void);
 
+/* Has a recovery round started that waits for this process? Then every
+ * communicating call returns MPI_ERR_OTHER until it joins (docs/ft.md). */
+int ft_round_waiting(void);
+
 /* Run a recovery now (see above). MPI_SUCCESS or an error class. */
 int ft_recover(void);
 

@@ -26,6 +26,8 @@ const char *proto_type_name(uint32_t type)
     case PR_FINALIZE_DONE: return "FINALIZE_DONE";
     case PR_EV_FAILURE: return "EV_FAILURE";
     case PR_EV_RECOVERED: return "EV_RECOVERED";
+    case PR_EV_ROUND: return "EV_ROUND";
+    case PR_EV_REFUSED: return "EV_REFUSED";
     case DH_HELLO: return "DH_HELLO";
     case DH_STARTED: return "DH_STARTED";
     case DH_EXITED: return "DH_EXITED";
