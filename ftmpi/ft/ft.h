@@ -8,6 +8,11 @@
  *   completes with MPI_ERR_OTHER; under MANUAL/AUTO every communicator that
  *   contains it becomes DETECTED (in RESET mode its pending operations
  *   fail too, so that no process stays blocked while the others recover).
+ * Round started (RTC_EV_ROUND, to every process that has not joined it):
+ *   what the process is blocked in ends with MPI_ERR_OTHER and its
+ *   communicating calls fail until it joins (docs/ft.md, "Who is told to
+ *   recover"). A round refused because the job is finalizing makes the
+ *   recovery return MPI_ERR_OTHER.
  * Recovery (ft_recover, collective over all live processes + replacements):
  *   join the runtime's round, wait for the agreed membership, then apply
  *   it: new generation, MPI_COMM_WORLD rebuilt per the communicator mode,
