@@ -30,6 +30,10 @@ int api_fail_early(MPI_Comm comm, int code, const char *fname)
 
 int api_comm_usable(comm_t *c)
 {
+    /* A recovery round waits for this process: every communicating call
+     * fails until it joins (docs/ft.md, "Who is told to recover"). */
+    if (ft_round_waiting() && c->state != COMM_FAILED)
+        return MPI_ERR_OTHER;
     switch (c->state) {
     case COMM_OK:
     case COMM_RECOVERED:

@@ -252,6 +252,8 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     rc = api_comm_dup(c, &n);
     if (rc == MPI_SUCCESS)
         *newcomm = n->handle;
+    else /* a failure met inside the dup: it recovers all the same */
+        rc = ft_comm_dup_interrupted(c, rc, newcomm);
     API_END();
 }
 

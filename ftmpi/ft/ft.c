@@ -104,6 +104,25 @@ int ft_comm_dup(comm_t *c, MPI_Comm *newcomm, int *handled)
     return MPI_SUCCESS; /* an ordinary dup */
 }
 
+int ft_comm_dup_interrupted(comm_t *c, int rc, MPI_Comm *newcomm)
+{
+    if (rc != MPI_ERR_OTHER || c != comm_world() ||
+        ftg.recovery_mode == FTMPI_RECOVERY_MODE_NONE ||
+        ftg.comm_mode == FTMPI_COMM_MODE_ABORT || ft.in_callbacks || ft.in_recovery)
+        return rc;
+    progress_poll();
+    if (!ft_recovery_pending() && c->state != COMM_DETECTED)
+        return rc; /* not a process failure */
+    /* The first process to see a failure may enter its recovering dup
+     * before the failure is announced to it (it saw a peer vanish): the
+     * dup starts as an ordinary one, the announcement makes it fail, and
+     * it is the recovery all the same (FTMPI-SPEC.md section 6). */
+    rc = ft_recover();
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return dup_reserved(newcomm);
+}
+
 void ft_auto_recover(int rc)
 {
     if (rc != MPI_ERR_OTHER || ftg.recovery_mode != FTMPI_RECOVERY_MODE_AUTO ||
@@ -119,7 +138,10 @@ int ft_is_gap(const comm_t *c, int r)
     if (ftg.comm_mode != FTMPI_COMM_MODE_BLANK || r < 0)
         return 0;
     int w = comm_peer_world(c, r);
-    return ftg.peer_dead[w];
+    /* A gap is a failed rank that a recovery has handled. Before that, the
+     * rank is a failed process like under any other mode: communication
+     * with it returns MPI_ERR_OTHER (the FT-MPI idiom tests for it). */
+    return ftg.peer_dead[w] && !(ft.failed_mark && ft.failed_mark[w]);
 }
 
 int ft_group_usable(const group_t *g)

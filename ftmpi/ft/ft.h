@@ -8,6 +8,11 @@
  *   completes with MPI_ERR_OTHER; under MANUAL/AUTO every communicator that
  *   contains it becomes DETECTED (in RESET mode its pending operations
  *   fail too, so that no process stays blocked while the others recover).
+ * Round started (RTC_EV_ROUND, to every process that has not joined it):
+ *   what the process is blocked in ends with MPI_ERR_OTHER and its
+ *   communicating calls fail until it joins (docs/ft.md, "Who is told to
+ *   recover"). A round refused because the job is finalizing makes the
+ *   recovery return MPI_ERR_OTHER.
  * Recovery (ft_recover, collective over all live processes + replacements):
  *   join the runtime's round, wait for the agreed membership, then apply
  *   it: new generation, MPI_COMM_WORLD rebuilt per the communicator mode,
@@ -28,6 +33,10 @@ int ft_after_init(void);
 /* Is there a failure that no recovery has handled yet? */
 int ft_recovery_pending(void);
 
+/* Has a recovery round started that waits for this process? Then every
+ * communicating call returns MPI_ERR_OTHER until it joins (docs/ft.md). */
+int ft_round_waiting(void);
+
 /* Run a recovery now (see above). MPI_SUCCESS or an error class. */
 int ft_recover(void);
 
@@ -35,6 +44,12 @@ int ft_recover(void);
  * (or when the dup fails because of a failure) recover first. Sets
  * *handled when it produced *newcomm itself. */
 int ft_comm_dup(comm_t *c, MPI_Comm *newcomm, int *handled);
+
+/* MPI_Comm_dup hook, after an ordinary dup failed with rc: when it was a
+ * dup of MPI_COMM_WORLD that a process failure interrupted (the failure
+ * became known only inside the dup), recover and return the recovery's
+ * duplicate in *newcomm. Returns the code the dup returns. */
+int ft_comm_dup_interrupted(comm_t *c, int rc, MPI_Comm *newcomm);
 
 /* AUTO mode: called at the API edge with the code a call is about to
  * return; starts the recovery when that code reports a failure. */

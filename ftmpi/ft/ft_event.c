@@ -42,11 +42,40 @@ static void on_failure(const rtc_event_t *ev)
     }
 }
 
+/* A recovery round has started and waits for us. We may be blocked in
+ * an operation that does not involve any failed process (a collective on
+ * a communicator without it, a receive from a live process that has gone
+ * to recover, a recovery callback of the previous round): every pending
+ * operation completes with MPI_ERR_OTHER now (under CONT: collectives and
+ * receives not yet matched; sends under way go on), and communicating
+ * calls fail until this process joins, so that it reaches its recovering
+ * call. The recovery destroys every derived communicator anyway; under
+ * CONT, messages not yet received stay queued for after it. */
+static void on_round(const rtc_event_t *ev)
+{
+    if (ft.in_recovery || ev->generation <= ftg.generation ||
+        ftg.recovery_mode == FTMPI_RECOVERY_MODE_NONE)
+        return; /* joined already, or a round we have the result of */
+    ft.round_waiting = 1;
+    ft_log_event("recovery round waiting, generation", (int)ev->generation, NULL);
+    /* CONT: a send already under way keeps its data moving (the spec
+     * promises that it is delivered); only what waits is ended. */
+    p2p_fail_pending(NULL, MPI_ERR_OTHER,
+                     ftg.msg_mode == FTMPI_MSG_MODE_RESET ? P2P_ALL : P2P_UNMATCHED);
+}
+
 static void on_event(rtc_event_t *ev)
 {
     switch (ev->kind) {
     case RTC_EV_FAILURE:
         on_failure(ev);
+        break;
+    case RTC_EV_ROUND:
+        on_round(ev);
+        break;
+    case RTC_EV_REFUSED:
+        if (ft.in_recovery)
+            ft.refused = 1;
         break;
     case RTC_EV_RECOVERED:
         /* Keep it for ft_recover (it owns the data now). */
@@ -57,6 +86,11 @@ static void on_event(rtc_event_t *ev)
     default:
         break;
     }
+}
+
+int ft_round_waiting(void)
+{
+    return ft.round_waiting;
 }
 
 int ft_recovery_pending(void)

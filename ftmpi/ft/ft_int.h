@@ -21,6 +21,8 @@ typedef struct {
     uint32_t dup_ctx;     /* context id a recovery reserved for its duplicate of MPI_COMM_WORLD */
     int dup_ctx_unused;   /* reserved and not yet handed out here */
     int in_callbacks;     /* the recovery callbacks are running */
+    int round_waiting;    /* a round started without us: communication fails until we join */
+    int refused;          /* the round we joined will not run (the job is finalizing) */
 } ft_t;
 
 extern ft_t ft;

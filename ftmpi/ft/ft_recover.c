@@ -17,7 +17,7 @@
 static int round_done(void *arg)
 {
     (void)arg;
-    return ft.recovered != NULL;
+    return ft.recovered != NULL || ft.refused;
 }
 
 /* Every communicator but MPI_COMM_WORLD and MPI_COMM_SELF is destroyed:
@@ -163,6 +163,8 @@ static int recover(int callbacks)
     if (ft.in_recovery)
         return MPI_ERR_OTHER; /* a callback tried to recover: not allowed */
     ft.in_recovery = 1;
+    ft.round_waiting = 0;
+    ft.refused = 0;
     comm_world()->state = COMM_RECOVER;
     /* RESET: everything of the old generation is discarded now, so that no
      * call stays blocked on it and new-generation messages match nothing old. */
@@ -175,6 +177,13 @@ static int recover(int callbacks)
     ft.recovered = NULL;
     if (rc == MPI_SUCCESS && rec)
         rc = apply(rec);
+    else if (rc == MPI_SUCCESS && ft.refused) {
+        /* Some process has finalized: no recovery (docs/ft.md). The
+         * failures stay pending, MPI_COMM_WORLD keeps its problem. */
+        rc = MPI_ERR_OTHER;
+        comm_world()->state = COMM_DETECTED;
+    }
+    ft.refused = 0;
     ft_log_event(rec ? "recovered, generation" : "recovery without result", rec ? (int)rec->generation : -1, NULL);
     if (rec)
         free_recovery(rec);

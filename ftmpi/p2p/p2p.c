@@ -664,7 +664,7 @@ void p2p_fail_pending(comm_t *only, int err, int which)
     for (comm_t *c = comm_next(NULL); c; c = comm_next(c)) {
         if (only && c != only)
             continue;
-        for (int k = which == P2P_ALL ? 0 : 1; k < 2; k++) {
+        for (int k = which == P2P_COLL_ONLY ? 1 : 0; k < 2; k++) {
             list_for_each_safe(n, t, &c->posted[k]) {
                 fail_req(list_entry(n, req_t, link), err);
             }

@@ -47,7 +47,10 @@ typedef struct umsg {
     comm_t *comm;       /* while mprobed */
 } umsg_t;
 
-enum { P2P_ALL = 0, P2P_COLL_ONLY = 1 };
+/* What p2p_fail_pending ends: everything; collective traffic only; or
+ * collective traffic and the receives not matched yet (nothing whose data
+ * is already on its way: CONT keeps those). */
+enum { P2P_ALL = 0, P2P_COLL_ONLY = 1, P2P_UNMATCHED = 2 };
 
 int p2p_init(void);
 void p2p_fini(void);

@@ -55,6 +55,10 @@ enum proto_type {
     PR_EV_RECOVERED = 206,/* u32 generation, i32 size, i32 nfailed,
                              nfailed x i32 rank,
                              size x (i32 alive, i32 pid, i32 slot, u32 inc) */
+    PR_EV_ROUND = 208,    /* u32 generation: a recovery round that will
+                             produce it has started and waits for this rank */
+    PR_EV_REFUSED = 209,  /* u32 generation: the round this rank joined
+                             cannot run (the job is finalizing) */
 
     /* daemon -> head */
     DH_HELLO = 301,       /* i32 hostid, str hostname, i32 pid, str token

@@ -210,6 +210,15 @@ static void rtc_dispatch(uint32_t type, const void *data, uint32_t len)
         if (parse_recovered(&r, &ev) == 0 && q_push(&ev) != 0)
             free(ev.data);
         break;
+    case PR_EV_ROUND:
+    case PR_EV_REFUSED:
+        memset(&ev, 0, sizeof ev);
+        ev.kind = type == PR_EV_ROUND ? RTC_EV_ROUND : RTC_EV_REFUSED;
+        ev.rank = -1;
+        ev.generation = proto_get_u32(&r);
+        if (!r.err)
+            q_push(&ev);
+        break;
     default:
         if (type == S.want && !S.got) {
             proto_buf_reset(&S.reply);

@@ -42,6 +42,10 @@ typedef struct {
 enum {
     RTC_EV_FAILURE = 1,   /* a process failed: rank, incarnation, signal/exit_code, host */
     RTC_EV_RECOVERED = 2, /* a recovery round finished: see rtc_recovery_t in data */
+    RTC_EV_ROUND = 3,     /* a recovery round started and waits for this process
+                             (sent to every process that had not joined it) */
+    RTC_EV_REFUSED = 4,   /* the round this process joined will not run: some
+                             process has finalized (the job is ending) */
 };
 
 typedef struct {
@@ -52,6 +56,7 @@ typedef struct {
     int signal;       /* FAILURE: signal that killed it, 0 if it exited */
     int exit_code;    /* FAILURE: exit code if it exited */
     char host[64];
+    uint32_t generation; /* ROUND, REFUSED: the generation the round would produce */
     void *data;       /* RECOVERED: an rtc_recovery_t (malloc'd); free with rtc_event_free */
 } rtc_event_t;
 

@@ -337,6 +337,13 @@ static void head_finish(head_t *h)
     int code = 0;
     if (h->exit_set) {
         code = h->exit_code;
+        /* The job was killed (MPI_Abort, --timeout, ...): still say which
+         * failures were never recovered (ABORT mode has said it already). */
+        for (int i = 0; i < h->nfails && h->o->comm_mode != COMM_ABORT; i++)
+            if (!h->fails[i].recovered)
+                fprintf(stderr, "ftmpirun: rank %d (pid %d, host %s) %s; not recovered\n",
+                        h->fails[i].rank, (int)h->fails[i].pid,
+                        h->hosts[h->fails[i].hostid].name, h->fails[i].reason);
     } else {
         for (int i = 0; i < h->nfails; i++) {
             head_failure_t *f = &h->fails[i];
@@ -509,7 +516,10 @@ static void handle_failure(head_t *h, head_proc_t *p, const char *reason)
     h->failed_since[h->nfailed_since++] = p->rank;
     head_sync_proc_gone(h, p);
     int replaceable = (p->hello || p->signal == SIGKILL) && !host->lost;
-    if (h->o->comm_mode == COMM_REBUILD && h->phase == PH_RUN) {
+    if (h->o->comm_mode == COMM_REBUILD && h->phase == PH_RUN &&
+        h->o->recovery_mode != RECOV_NONE) {
+        /* Recovery NONE: no recovery round will ever take a replacement in
+         * (FTMPI-SPEC.md section 6), so none is started. */
         if (h->any_finalized) {
             if (h->o->verbose)
                 fprintf(stderr, "ftmpirun: rank %d not replaced: the job is "

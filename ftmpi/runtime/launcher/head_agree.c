@@ -84,7 +84,9 @@ void head_agree_check(head_t *h)
         for (int i = 0; i < a->n; i++) {
             int m = a->members[i];
             head_proc_t *p = m >= 0 ? &h->procs[m] : NULL;
-            int gone = !p || !head_live(p) || p->inc != a->inc[i];
+            /* a member that has joined a recovery round will not vote: it
+             * left for the recovery before this collective (docs/ft.md) */
+            int gone = !p || !head_live(p) || p->inc != a->inc[i] || p->joined;
             if (a->voted[i] == 2 || (!a->voted[i] && gone))
                 yes = 0;
             else if (!a->voted[i])

@@ -267,10 +267,47 @@ static void round_finish(head_t *h)
     free(failed);
 }
 
+/* A round's result is the same for everyone or there is none: once some
+ * process has finalized, it cannot take part in the recovery (nor in the
+ * survivors' callbacks), so every joined process is told that the round
+ * will not run; the failures stay unrecovered and the job's exit status
+ * says so (docs/runtime.md). */
+static void send_generation(head_t *h, head_proc_t *p, uint32_t type)
+{
+    proto_buf_t b;
+    proto_buf_init(&b);
+    proto_put_u32(&b, h->generation + 1);
+    head_to_rank(h, p, type, &b);
+    proto_buf_free(&b);
+}
+
+static void round_refuse(head_t *h)
+{
+    int n = 0;
+    for (int r = 0; r < h->size; r++) {
+        head_proc_t *q = &h->procs[r];
+        if (q->joined && head_live(q)) {
+            send_generation(h, q, PR_EV_REFUSED);
+            n++;
+        }
+        q->joined = 0;
+    }
+    h->round_active = 0;
+    evlog_event(&h->log, "recovery_refused",
+                "\"generation\":%u,\"participants\":%d,\"reason\":\"finalizing\"",
+                h->generation + 1, n);
+    if (h->o->verbose)
+        fprintf(stderr, "ftmpirun: recovery round refused: the job is finalizing\n");
+}
+
 static void round_check(head_t *h)
 {
     if (!h->round_active || h->phase != PH_RUN)
         return;
+    if (h->any_finalized) {
+        round_refuse(h);
+        return;
+    }
     for (int r = 0; r < h->size; r++) {
         const head_proc_t *p = &h->procs[r];
         if (in_round(p) && !p->joined)
@@ -296,9 +333,19 @@ void head_recovery_join(head_t *h, head_proc_t *p, uint32_t known)
         evlog_event(&h->log, "recovery_start",
                     "\"generation\":%u,\"initiator\":%d,\"pending_failures\":%d",
                     h->generation + 1, p->rank, h->nfailed_since);
+        /* Tell every other process that the round waits for it: one
+         * blocked in an operation that does not involve the failed process
+         * would otherwise never learn that it has to join (docs/ft.md). */
+        if (!h->any_finalized)
+            for (int r = 0; r < h->size; r++) {
+                head_proc_t *q = &h->procs[r];
+                if (q != p && in_round(q) && !q->joined)
+                    send_generation(h, q, PR_EV_ROUND);
+            }
     }
     p->joined = 1;
     round_check(h);
+    head_agree_check(h); /* votes it will not cast */
 }
 
 /* ------------------------------------------------------------- common */
