@@ -68,14 +68,10 @@ static void adopt_orphans(comm_t *c)
 static void ctl_send(int world, uint8_t type, uint8_t flags, uint64_t sreq, uint64_t rreq)
 {
     pkt_t p;
-    memset(&p, 0, sizeof(p));
-    p.type = type;
+    pkt_init(&p, type, NULL, 0);
     p.flags = flags;
     p.sreq = sreq;
     p.rreq = rreq;
-    p.src_world = ftg.world_rank;
-    p.src_inc = (uint16_t)ftg.rt.incarnation;
-    p.gen = ftg.generation;
     xmit(world, &p, NULL);
 }
 
@@ -374,18 +370,9 @@ int p2p_send_now(comm_t *c, const void *buf, int count, dt_t *dt, int dest, int 
     if (w == ftg.world_rank || ftg.peer_dead[w])
         return 0;
     pkt_t p;
-    p.type = PKT_EAGER;
-    p.flags = 0;
-    p.src_inc = (uint16_t)ftg.rt.incarnation;
-    p.ctx = c->ctx;
-    p.src = c->rank;
+    pkt_init(&p, PKT_EAGER, c, 0);
     p.tag = tag;
-    p.gen = ftg.generation;
-    p.src_world = ftg.world_rank;
-    p.len = bytes;
-    p.sreq = 0; /* no request: nothing will refer back to this send */
-    p.rreq = 0;
-    p.addr = 0;
+    p.len = bytes; /* sreq 0: no request, nothing will refer back to this send */
     return xmit_eager_now(w, &p, buf, (size_t)count, dt);
 }
 
@@ -409,17 +396,11 @@ int p2p_start_send(req_t *r)
     if (ftg.peer_dead[r->peer_world])
         return MPI_ERR_OTHER; /* the peer failed (FT-MPI) */
     pkt_t p;
-    memset(&p, 0, sizeof(p));
-    p.ctx = c->ctx + r->coll;
-    p.src = c->rank;
+    pkt_init(&p, r->bytes <= ftg.eager_limit ? PKT_EAGER : PKT_RTS, c, r->coll);
     p.tag = r->tag;
-    p.gen = ftg.generation;
-    p.src_world = ftg.world_rank;
-    p.src_inc = (uint16_t)ftg.rt.incarnation;
     p.len = r->bytes;
     p.sreq = req_token(r);
-    if (r->bytes <= ftg.eager_limit) {
-        p.type = PKT_EAGER;
+    if (p.type == PKT_EAGER) {
         p.flags = r->mode == SEND_SYNC ? PKT_F_SYNC : 0;
         if (r->mode == SEND_SYNC)
             list_add_tail(&waiting_sends, &r->link);
@@ -428,7 +409,6 @@ int p2p_start_send(req_t *r)
             list_del(&r->link);
         return rc;
     }
-    p.type = PKT_RTS;
     if (dt_is_contig(r->dt, (size_t)r->count)) {
         p.addr = (uint64_t)(uintptr_t)((char *)r->buf + r->dt->true_lb);
     } else if (r->peer_world != ftg.world_rank) {
@@ -557,12 +537,8 @@ int p2p_cancel(req_t *r)
     if (r->mode == SEND_SYNC && r->data_done)
         return MPI_SUCCESS; /* matched */
     pkt_t p;
-    memset(&p, 0, sizeof(p));
-    p.type = PKT_CANCEL_REQ;
-    p.ctx = r->comm->ctx + r->coll;
+    pkt_init(&p, PKT_CANCEL_REQ, r->comm, r->coll);
     p.sreq = req_token(r);
-    p.src_world = ftg.world_rank;
-    p.gen = ftg.generation;
     r->cancel_pending = 1;
     r->complete = 0;
     return xmit(r->peer_world, &p, NULL);

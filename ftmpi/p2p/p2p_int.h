@@ -5,6 +5,12 @@
 #include "p2p/p2p.h"
 #include "runtime/state.h"
 
+/* pkt.c: the one packet constructor. Fills every header field: type,
+ * sender (world rank, incarnation), generation, and, when c is given, the
+ * context (c's point-to-point one, or its collective one with coll) and
+ * the sender's rank in c; the rest is zero for the caller to set. */
+void pkt_init(pkt_t *p, pkt_type_t type, const comm_t *c, int coll);
+
 /* xmit.c */
 int xmit_init(void);
 void xmit_fini(void);
