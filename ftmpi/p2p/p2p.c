@@ -23,6 +23,12 @@ static list_node_t orphans = LIST_INIT(orphans); /* messages for unknown context
 static list_node_t waiting_sends = LIST_INIT(waiting_sends); /* sends awaiting FIN/ACK */
 static list_node_t recv_streams = LIST_INIT(recv_streams);   /* receives being streamed to */
 
+static void umsg_free(umsg_t *m)
+{
+    free(m->data);
+    free(m);
+}
+
 int p2p_init(void)
 {
     return xmit_init();
@@ -34,8 +40,7 @@ void p2p_fini(void)
     list_for_each_safe(n, t, &orphans) {
         umsg_t *m = list_entry(n, umsg_t, link);
         list_del(n);
-        free(m->data);
-        free(m);
+        umsg_free(m);
     }
     xmit_fini();
 }
@@ -48,7 +53,41 @@ static size_t recv_capacity(const req_t *r)
     return (size_t)r->count * r->dt->size;
 }
 
-/* Move messages that arrived before their communicator existed here. */
+/* A packet from an earlier incarnation of its sender (a process that has
+ * since failed and been replaced) means nothing any more. */
+static int from_dead_incarnation(const pkt_t *p)
+{
+    uint16_t known = (uint16_t)ftg.inc_of_world[p->src_world];
+    return (int16_t)(p->src_inc - known) < 0;
+}
+
+/* The sender has failed: it is dead, or replaced by a newer incarnation. */
+static int from_failed_sender(const pkt_t *p)
+{
+    int w = p->src_world;
+    return w >= 0 && w < ftg.world_size && (ftg.peer_dead[w] || from_dead_incarnation(p));
+}
+
+/* Does a message (EAGER or RTS) sent before the recovery to generation gen
+ * mean nothing any more? The one rule for messages arriving late, messages
+ * queued at the recovery and orphans adopted after it: all of them
+ * (P2P_ALL: message mode RESET), or (P2P_COLL_ONLY: CONT) collective
+ * traffic (the collective it belonged to failed everywhere) and whatever a
+ * failed process sent (CONT keeps messages between survivors only). */
+static int old_msg_dead(const pkt_t *p, uint32_t gen, int which)
+{
+    return p->gen < gen && (which == P2P_ALL || (p->ctx & 1) || from_failed_sender(p));
+}
+
+static int msg_mode_which(void)
+{
+    return ftg.msg_mode == FTMPI_MSG_MODE_RESET ? P2P_ALL : P2P_COLL_ONLY;
+}
+
+/* Move messages that arrived before their communicator existed here.
+ * Context ids are reused after a recovery, so an orphan may be older
+ * than c: the rule of p2p_drop_old applies to it (normally it has already
+ * been dropped there). */
 static void adopt_orphans(comm_t *c)
 {
     list_node_t *n, *t;
@@ -56,6 +95,10 @@ static void adopt_orphans(comm_t *c)
         umsg_t *m = list_entry(n, umsg_t, link);
         if ((m->pkt.ctx & ~1u) == c->ctx) {
             list_del(n);
+            if (old_msg_dead(&m->pkt, c->generation, msg_mode_which())) {
+                umsg_free(m);
+                continue;
+            }
             /* Sent before a recovery that renumbered the group (SHRINK):
              * match by the sender's current rank. */
             if (m->pkt.gen < c->generation && !c->is_inter)
@@ -245,8 +288,7 @@ static void on_cancel_req(const pkt_t *p)
             umsg_t *m = list_entry(n, umsg_t, link);
             if (m->pkt.src_world == p->src_world && m->pkt.sreq == p->sreq) {
                 list_del(n);
-                free(m->data);
-                free(m);
+                umsg_free(m);
                 ctl_send(p->src_world, PKT_CANCEL_REP, 1, p->sreq, 0);
                 return;
             }
@@ -264,14 +306,6 @@ static void send_data_done(req_t *r)
         req_complete(r);
 }
 
-/* A packet from an earlier incarnation of its sender (a process that has
- * since failed and been replaced) means nothing any more. */
-static int from_dead_incarnation(const pkt_t *p)
-{
-    uint16_t known = (uint16_t)ftg.inc_of_world[p->src_world];
-    return (int16_t)(p->src_inc - known) < 0;
-}
-
 void p2p_deliver(const pkt_t *p, const void *data, size_t len)
 {
     req_t *r;
@@ -280,10 +314,8 @@ void p2p_deliver(const pkt_t *p, const void *data, size_t len)
     switch (p->type) {
     case PKT_EAGER:
     case PKT_RTS:
-        /* Older generation: user messages are discarded under RESET and
-         * kept under CONT; collective traffic is always discarded (the
-         * collective it belonged to has failed everywhere). */
-        if (p->gen < ftg.generation && (ftg.msg_mode == FTMPI_MSG_MODE_RESET || (p->ctx & 1)))
+        /* Sent before a recovery this process has been through. */
+        if (old_msg_dead(p, ftg.generation, msg_mode_which()))
             return;
         on_message(p, data, len);
         break;
@@ -458,8 +490,7 @@ int p2p_start_recv(req_t *r)
     if (match_unexpected(c, r->coll, r->peer, r->tag, &m)) {
         list_del(&m->link);
         deliver_into(r, &m->pkt, m->data);
-        free(m->data);
-        free(m);
+        umsg_free(m);
         return MPI_SUCCESS;
     }
     if (r->peer != MPI_ANY_SOURCE && ftg.peer_dead[comm_peer_world(c, r->peer)])
@@ -507,8 +538,7 @@ int p2p_start_mrecv(req_t *r, umsg_t *m)
     r->status.MPI_ERROR = MPI_SUCCESS;
     r->status.ftmpi_cancelled = 0;
     deliver_into(r, &m->pkt, m->data);
-    free(m->data);
-    free(m);
+    umsg_free(m);
     return MPI_SUCCESS;
 }
 
@@ -612,21 +642,27 @@ void p2p_peer_failed(int world, int err)
     }
 }
 
-void p2p_drop_old(uint32_t gen, int which)
+static void drop_from(list_node_t *q, uint32_t gen, int which)
 {
-    for (comm_t *c = comm_next(NULL); c; c = comm_next(c)) {
-        for (int k = which == P2P_ALL ? 0 : 1; k < 2; k++) {
-            list_node_t *n, *t;
-            list_for_each_safe(n, t, &c->unexpected[k]) {
-                umsg_t *m = list_entry(n, umsg_t, link);
-                if (m->pkt.gen < gen) {
-                    list_del(n);
-                    free(m->data);
-                    free(m);
-                }
-            }
+    list_node_t *n, *t;
+    list_for_each_safe(n, t, q) {
+        umsg_t *m = list_entry(n, umsg_t, link);
+        if (old_msg_dead(&m->pkt, gen, which)) {
+            list_del(n);
+            umsg_free(m);
         }
     }
+}
+
+void p2p_drop_old(uint32_t gen, int which)
+{
+    for (comm_t *c = comm_next(NULL); c; c = comm_next(c))
+        for (int k = 0; k < 2; k++)
+            drop_from(&c->unexpected[k], gen, which);
+    /* Messages for contexts this process has not created (yet): the
+     * context ids are reused after the recovery, so these would reach the
+     * communicators created afterwards. */
+    drop_from(&orphans, gen, which);
 }
 
 void p2p_fail_pending(comm_t *only, int err, int which)
