@@ -160,5 +160,9 @@ req_t *api_p2p_req(req_kind_t kind, comm_t *c, const void *buf, int count, dt_t 
 int api_req_finish(req_t *r, MPI_Request *handle_p, MPI_Status *status);
 /* Blocking send/recv used inside the library (collectives and friends). */
 int api_wait_internal(req_t *r);
+/* MPI_Sendrecv's body, arguments checked (api/p2p_recv.c); also the
+ * leaders' exchange of MPI_Intercomm_create. */
+int api_sendrecv(comm_t *c, const void *sbuf, int scount, dt_t *sdt, int dest, int stag,
+                 void *rbuf, int rcount, dt_t *rdt, int source, int rtag, MPI_Status *status);
 
 #endif

@@ -62,6 +62,40 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI
     return recv_common("MPI_Irecv", buf, count, type, source, tag, comm, NULL, request);
 }
 
+/* The one Sendrecv, for every communicator (intra and inter) and for the
+ * library's own use (MPI_Intercomm_create's leaders): a receive and a send
+ * started together, then each one that started is waited for, as
+ * MPI_Irecv + MPI_Isend + MPI_Waitall would. One that cannot start (its
+ * peer has failed, under CONT or recovery NONE) is not waited for, and does
+ * not stop the other: the live peer still gets its message or sends its
+ * own. Returns the receive's error if any, else the send's. */
+int api_sendrecv(comm_t *c, const void *sbuf, int scount, dt_t *sdt, int dest, int stag,
+                 void *rbuf, int rcount, dt_t *rdt, int source, int rtag, MPI_Status *status)
+{
+    req_t *rr = api_p2p_req(REQ_RECV, c, rbuf, rcount, rdt, source, rtag, SEND_STANDARD);
+    req_t *sr = api_p2p_req(REQ_SEND, c, sbuf, scount, sdt, dest, stag, SEND_STANDARD);
+    if (!rr || !sr) {
+        if (rr)
+            req_free(rr);
+        if (sr)
+            req_free(sr);
+        return MPI_ERR_NO_MEM;
+    }
+    int rerr = p2p_start_recv(rr);
+    int serr = p2p_start_send(sr);
+    if (serr == MPI_SUCCESS)
+        serr = api_wait_internal(sr);
+    else
+        req_free(sr);
+    if (rerr == MPI_SUCCESS) {
+        progress_wait_req(rr);
+        rerr = api_req_finish(rr, NULL, status);
+    } else {
+        req_free(rr);
+    }
+    return rerr != MPI_SUCCESS ? rerr : serr;
+}
+
 static int sendrecv_common(const char *fname, const void *sbuf, int scount, MPI_Datatype stype,
                            int dest, int stag, void *rbuf, int rcount, MPI_Datatype rtype,
                            int source, int rtag, MPI_Comm comm, MPI_Status *status)
@@ -81,33 +115,7 @@ static int sendrecv_common(const char *fname, const void *sbuf, int scount, MPI_
     CHECK_DEST(c, dest);
     CHECK_SOURCE(c, source);
     CHECK_USABLE(c);
-    req_t *rr = api_p2p_req(REQ_RECV, c, rbuf, rcount, rdt, source, rtag, SEND_STANDARD);
-    req_t *sr = api_p2p_req(REQ_SEND, c, sbuf, scount, sdt, dest, stag, SEND_STANDARD);
-    if (!rr || !sr) {
-        if (rr)
-            req_free(rr);
-        if (sr)
-            req_free(sr);
-        API_FAIL(MPI_ERR_NO_MEM);
-    }
-    rc = p2p_start_recv(rr);
-    if (rc == MPI_SUCCESS)
-        rc = p2p_start_send(sr);
-    if (rc != MPI_SUCCESS) {
-        /* Not started: cancel the posted receive before giving it back. */
-        p2p_cancel(rr);
-        progress_wait_req(rr);
-        req_free(rr);
-        req_free(sr);
-        goto fail;
-    }
-    progress_wait_req(sr);
-    progress_wait_req(rr);
-    int serr = sr->status.MPI_ERROR;
-    req_free(sr);
-    rc = api_req_finish(rr, NULL, status);
-    if (rc == MPI_SUCCESS)
-        rc = serr;
+    rc = api_sendrecv(c, sbuf, scount, sdt, dest, stag, rbuf, rcount, rdt, source, rtag, status);
     API_END();
 }
 
