@@ -30,14 +30,18 @@ static int recv_common(const char *fname, void *buf, int count, MPI_Datatype typ
     req_t *r = api_p2p_req(REQ_RECV, c, buf, count, dt, source, tag, SEND_STANDARD);
     if (!r)
         API_FAIL(MPI_ERR_NO_MEM);
-    rc = p2p_start_recv(r);
-    if (rc != MPI_SUCCESS) {
+    /* The handle before the receive is posted: a posted receive cannot be
+     * taken back without a trace (it may have matched already). */
+    if (req_p && (rc = req_make_handle(r)) != MPI_SUCCESS) {
         req_free(r);
         goto fail;
     }
+    rc = p2p_start_recv(r);
+    if (rc != MPI_SUCCESS) {
+        req_free(r); /* and its handle */
+        goto fail;
+    }
     if (req_p) {
-        if ((rc = req_make_handle(r)) != MPI_SUCCESS)
-            goto fail; /* the posted receive stays internal; cannot happen in practice */
         *req_p = r->handle;
     } else {
         progress_wait_req(r);

@@ -29,8 +29,22 @@ static void umsg_free(umsg_t *m)
     free(m);
 }
 
+/* A communicator is destroyed: the messages still queued on it (sent,
+ * never received) go with it. */
+static void comm_freed(comm_t *c)
+{
+    for (int k = 0; k < 2; k++) {
+        list_node_t *n, *t;
+        list_for_each_safe(n, t, &c->unexpected[k]) {
+            list_del(n);
+            umsg_free(list_entry(n, umsg_t, link));
+        }
+    }
+}
+
 int p2p_init(void)
 {
+    comm_free_hook_p2p = comm_freed;
     return xmit_init();
 }
 
