@@ -507,8 +507,14 @@ int p2p_start_recv(req_t *r)
         umsg_free(m);
         return MPI_SUCCESS;
     }
-    if (r->peer != MPI_ANY_SOURCE && ftg.peer_dead[comm_peer_world(c, r->peer)])
-        return MPI_ERR_OTHER; /* nothing more will come from a failed process */
+    if (r->peer != MPI_ANY_SOURCE) {
+        int w = comm_peer_world(c, r->peer);
+        if (ftg.peer_dead[w])
+            return MPI_ERR_OTHER; /* nothing more will come from a failed process */
+        int rc = xmit_route(w);
+        if (rc != MPI_SUCCESS)
+            return rc; /* nothing can come from it */
+    }
     list_add_tail(&c->posted[r->coll], &r->link);
     return MPI_SUCCESS;
 }

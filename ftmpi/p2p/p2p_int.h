@@ -15,6 +15,11 @@ void pkt_init(pkt_t *p, pkt_type_t type, const comm_t *c, int coll);
 int xmit_init(void);
 void xmit_fini(void);
 int xmit(int world, const pkt_t *p, req_t *req_with_data);
+/* MPI_SUCCESS if packets can reach world rank `world`; else the error for
+ * "no route" (a process on another host: no transport between hosts yet),
+ * of class MPI_ERR_UNSUPPORTED_OPERATION: not MPI_ERR_OTHER, which means a
+ * process failure and sends a fault-tolerant program into a recovery. */
+int xmit_route(int world);
 int xmit_flush(void);
 int xmit_eager_now(int world, const pkt_t *p, const void *buf, size_t count, const dt_t *dt);
 int xmit_pending(void);
