@@ -111,8 +111,8 @@ static int mrecv_common(const char *fname, void *buf, int count, MPI_Datatype ty
     CHECK_BUF(buf, count, dt);
     if (*message == MPI_MESSAGE_NO_PROC) {
         /* A receive from MPI_PROC_NULL. */
-        req_t *r = api_p2p_req(REQ_RECV, comm_self(), buf, count, dt, MPI_PROC_NULL, 0,
-                               SEND_STANDARD);
+        req_t *r = req_new_p2p(REQ_RECV, comm_self(), buf, count, dt, MPI_PROC_NULL, 0,
+                               SEND_STANDARD, 0);
         if (!r)
             API_FAIL(MPI_ERR_NO_MEM);
         if (req_p && (rc = req_make_handle(r)) != MPI_SUCCESS) {
@@ -133,7 +133,7 @@ static int mrecv_common(const char *fname, void *buf, int count, MPI_Datatype ty
         API_FAIL(MPI_ERR_REQUEST);
     comm_t *c = m->comm;
     err_comm = c;
-    req_t *r = api_p2p_req(REQ_RECV, c, buf, count, dt, m->pkt.src, m->pkt.tag, SEND_STANDARD);
+    req_t *r = req_new_p2p(REQ_RECV, c, buf, count, dt, m->pkt.src, m->pkt.tag, SEND_STANDARD, 0);
     if (!r)
         API_FAIL(MPI_ERR_NO_MEM);
     /* The handle before the message is taken: on failure the caller still

@@ -27,7 +27,7 @@ static int recv_common(const char *fname, void *buf, int count, MPI_Datatype typ
         goto fail;
     }
     CHECK_USABLE(c);
-    req_t *r = api_p2p_req(REQ_RECV, c, buf, count, dt, source, tag, SEND_STANDARD);
+    req_t *r = req_new_p2p(REQ_RECV, c, buf, count, dt, source, tag, SEND_STANDARD, 0);
     if (!r)
         API_FAIL(MPI_ERR_NO_MEM);
     /* The handle before the receive is posted: a posted receive cannot be
@@ -76,8 +76,8 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI
 int api_sendrecv(comm_t *c, const void *sbuf, int scount, dt_t *sdt, int dest, int stag,
                  void *rbuf, int rcount, dt_t *rdt, int source, int rtag, MPI_Status *status)
 {
-    req_t *rr = api_p2p_req(REQ_RECV, c, rbuf, rcount, rdt, source, rtag, SEND_STANDARD);
-    req_t *sr = api_p2p_req(REQ_SEND, c, sbuf, scount, sdt, dest, stag, SEND_STANDARD);
+    req_t *rr = req_new_p2p(REQ_RECV, c, rbuf, rcount, rdt, source, rtag, SEND_STANDARD, 0);
+    req_t *sr = req_new_p2p(REQ_SEND, c, sbuf, scount, sdt, dest, stag, SEND_STANDARD, 0);
     if (!rr || !sr) {
         if (rr)
             req_free(rr);

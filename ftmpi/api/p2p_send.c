@@ -36,7 +36,7 @@ static int send_common(const char *fname, const void *buf, int count, MPI_Dataty
             goto fail;
         }
     } else {
-        r = api_p2p_req(REQ_SEND, c, buf, count, dt, dest, tag, mode);
+        r = req_new_p2p(REQ_SEND, c, buf, count, dt, dest, tag, mode, 0);
         if (!r)
             API_FAIL(MPI_ERR_NO_MEM);
         /* The handle before the send starts: a started send cannot be
