@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+p2p_ft_hooks_t p2p_ft_hooks;
+
 static list_node_t orphans = LIST_INIT(orphans); /* messages for unknown contexts */
 static list_node_t waiting_sends = LIST_INIT(waiting_sends); /* sends awaiting FIN/ACK */
 static list_node_t recv_streams = LIST_INIT(recv_streams);   /* receives being streamed to */
@@ -71,7 +73,7 @@ static size_t recv_capacity(const req_t *r)
  * since failed and been replaced) means nothing any more. */
 static int from_dead_incarnation(const pkt_t *p)
 {
-    uint16_t known = (uint16_t)ftg.inc_of_world[p->src_world];
+    uint16_t known = ftstate_incarnation_of(p->src_world);
     return (int16_t)(p->src_inc - known) < 0;
 }
 
@@ -79,7 +81,7 @@ static int from_dead_incarnation(const pkt_t *p)
 static int from_failed_sender(const pkt_t *p)
 {
     int w = p->src_world;
-    return w >= 0 && w < ftg.world_size && (ftg.peer_dead[w] || from_dead_incarnation(p));
+    return w >= 0 && w < ftg.world_size && (ftstate_peer_dead(w) || from_dead_incarnation(p));
 }
 
 /* Does a message (EAGER or RTS) sent before the recovery to generation gen
@@ -93,11 +95,6 @@ static int old_msg_dead(const pkt_t *p, uint32_t gen, int which)
     return p->gen < gen && (which == P2P_ALL || (p->ctx & 1) || from_failed_sender(p));
 }
 
-static int msg_mode_which(void)
-{
-    return ftg.msg_mode == FTMPI_MSG_MODE_RESET ? P2P_ALL : P2P_COLL_ONLY;
-}
-
 /* Move messages that arrived before their communicator existed here.
  * Context ids are reused after a recovery, so an orphan may be older
  * than c: the rule of p2p_drop_old applies to it (normally it has already
@@ -109,7 +106,7 @@ static void adopt_orphans(comm_t *c)
         umsg_t *m = list_entry(n, umsg_t, link);
         if ((m->pkt.ctx & ~1u) == c->ctx) {
             list_del(n);
-            if (old_msg_dead(&m->pkt, c->generation, msg_mode_which())) {
+            if (old_msg_dead(&m->pkt, c->generation, ftstate_drop_which())) {
                 umsg_free(m);
                 continue;
             }
@@ -329,7 +326,7 @@ void p2p_deliver(const pkt_t *p, const void *data, size_t len)
     case PKT_EAGER:
     case PKT_RTS:
         /* Sent before a recovery this process has been through. */
-        if (old_msg_dead(p, ftg.generation, msg_mode_which()))
+        if (old_msg_dead(p, ftstate_generation(), ftstate_drop_which()))
             return;
         on_message(p, data, len);
         break;
@@ -397,6 +394,12 @@ void p2p_eager_sent(req_t *r)
     send_data_done(r);
 }
 
+static void coll_started(void)
+{
+    if (p2p_ft_hooks.coll_started)
+        p2p_ft_hooks.coll_started();
+}
+
 /* An operation with MPI_PROC_NULL completes at once, with that source. */
 static int complete_proc_null(req_t *r)
 {
@@ -413,7 +416,7 @@ int p2p_send_now(comm_t *c, const void *buf, int count, dt_t *dt, int dest, int 
     if (bytes > ftg.eager_limit || dest == MPI_PROC_NULL || !ftg.shm.base)
         return 0;
     int w = comm_peer_world(c, dest);
-    if (w == ftg.world_rank || ftg.peer_dead[w])
+    if (w == ftg.world_rank || ftstate_peer_dead(w))
         return 0;
     pkt_t p;
     pkt_init(&p, PKT_EAGER, c, 0);
@@ -435,11 +438,11 @@ int p2p_start_send(req_t *r)
     if (r->coll) {
         if (c->state == COMM_DETECTED)
             return MPI_ERR_OTHER; /* a member failed: the collective cannot complete */
-        ftg.ft_dup_phase = 0;     /* the first collective after a recovery */
+        coll_started();
     }
     r->peer_world = comm_peer_world(c, r->peer);
     r->bytes = (size_t)r->count * r->dt->size;
-    if (ftg.peer_dead[r->peer_world])
+    if (ftstate_peer_dead(r->peer_world))
         return MPI_ERR_OTHER; /* the peer failed (FT-MPI) */
     pkt_t p;
     pkt_init(&p, r->bytes <= ftg.eager_limit ? PKT_EAGER : PKT_RTS, c, r->coll);
@@ -498,7 +501,7 @@ int p2p_start_recv(req_t *r)
     if (r->coll) {
         if (c->state == COMM_DETECTED)
             return MPI_ERR_OTHER;
-        ftg.ft_dup_phase = 0;
+        coll_started();
     }
     umsg_t *m;
     if (match_unexpected(c, r->coll, r->peer, r->tag, &m)) {
@@ -509,7 +512,7 @@ int p2p_start_recv(req_t *r)
     }
     if (r->peer != MPI_ANY_SOURCE) {
         int w = comm_peer_world(c, r->peer);
-        if (ftg.peer_dead[w])
+        if (ftstate_peer_dead(w))
             return MPI_ERR_OTHER; /* nothing more will come from a failed process */
         int rc = xmit_route(w);
         if (rc != MPI_SUCCESS)

@@ -5,6 +5,22 @@
 #include "p2p/p2p.h"
 #include "runtime/state.h"
 
+/* The fault-tolerance state, as p2p sees it: read only, and only through
+ * these (the runtime and the FT layer keep it; p2p reports what FT needs to
+ * know through p2p_ft_hooks). */
+static inline int ftstate_peer_dead(int world) { return ftg.peer_dead[world]; }
+static inline uint32_t ftstate_generation(void) { return ftg.generation; }
+static inline uint16_t ftstate_incarnation_of(int world)
+{
+    return (uint16_t)ftg.inc_of_world[world];
+}
+static inline uint16_t ftstate_my_incarnation(void) { return (uint16_t)ftg.rt.incarnation; }
+/* What a recovery discards: P2P_ALL (message mode RESET) or P2P_COLL_ONLY (CONT). */
+static inline int ftstate_drop_which(void)
+{
+    return ftg.msg_mode == FTMPI_MSG_MODE_RESET ? P2P_ALL : P2P_COLL_ONLY;
+}
+
 /* pkt.c: the one packet constructor. Fills every header field: type,
  * sender (world rank, incarnation), generation, and, when c is given, the
  * context (c's point-to-point one, or its collective one with coll) and

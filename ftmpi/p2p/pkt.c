@@ -15,8 +15,8 @@ void pkt_init(pkt_t *p, pkt_type_t type, const comm_t *c, int coll)
 {
     memset(p, 0, sizeof(*p));
     p->type = (uint8_t)type;
-    p->src_inc = (uint16_t)ftg.rt.incarnation;
-    p->gen = ftg.generation;
+    p->src_inc = ftstate_my_incarnation();
+    p->gen = ftstate_generation();
     p->src_world = ftg.world_rank;
     if (c) {
         p->ctx = c->ctx + (coll ? 1u : 0u);
