@@ -171,13 +171,14 @@ int api_greq_query(req_t *r, MPI_Status *st);
 int api_greq_free(req_t *r);
 int api_greq_cancel(req_t *r, int complete);
 
-/* Build a request for a point-to-point operation (api/p2p_common.c). */
-req_t *api_p2p_req(req_kind_t kind, comm_t *c, const void *buf, int count, dt_t *dt,
-                   int peer, int tag, send_mode_t mode);
 /* Complete a request for the user: status out, free unless persistent.
  * Returns the request's error. */
 int api_req_finish(req_t *r, MPI_Request *handle_p, MPI_Status *status);
 /* Blocking send/recv used inside the library (collectives and friends). */
 int api_wait_internal(req_t *r);
+/* MPI_Sendrecv's body, arguments checked (api/p2p_recv.c); also the
+ * leaders' exchange of MPI_Intercomm_create. */
+int api_sendrecv(comm_t *c, const void *sbuf, int scount, dt_t *sdt, int dest, int stag,
+                 void *rbuf, int rcount, dt_t *rdt, int source, int rtag, MPI_Status *status);
 
 #endif

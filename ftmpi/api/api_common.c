@@ -51,25 +51,6 @@ int api_comm_usable(comm_t *c)
     }
 }
 
-req_t *api_p2p_req(req_kind_t kind, comm_t *c, const void *buf, int count, dt_t *dt,
-                   int peer, int tag, send_mode_t mode)
-{
-    req_t *r = req_alloc(kind);
-    if (!r)
-        return NULL;
-    r->comm = c;
-    comm_retain(c);
-    r->buf = (void *)buf;
-    r->count = count;
-    r->dt = dt;
-    dt_retain(dt);
-    r->peer = peer;
-    r->tag = tag;
-    r->mode = mode;
-    r->status.MPI_ERROR = MPI_SUCCESS;
-    return r;
-}
-
 int api_req_finish(req_t *r, MPI_Request *handle_p, MPI_Status *status)
 {
     int err = r->status.MPI_ERROR;

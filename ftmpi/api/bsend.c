@@ -69,7 +69,7 @@ int bsend_start(comm_t *c, const void *buf, int count, dt_t *dt, int dest, int t
     char *data = bbuf + off + MPI_BSEND_OVERHEAD;
     dt_pack(dt, (size_t)count, buf, 0, data, bytes);
     dt_t *bytes_t = dt_get(MPI_BYTE);
-    req_t *r = api_p2p_req(REQ_SEND, c, data, (int)bytes, bytes_t, dest, tag, SEND_STANDARD);
+    req_t *r = req_new_p2p(REQ_SEND, c, data, (int)bytes, bytes_t, dest, tag, SEND_STANDARD, 0);
     if (!r)
         return MPI_ERR_NO_MEM;
     if (bytes > INT32_MAX) {
@@ -99,7 +99,7 @@ int bsend_start(comm_t *c, const void *buf, int count, dt_t *dt, int dest, int t
     else
         r->user_freed = 1;
     /* What the caller gets is a request that is already complete. */
-    req_t *done = api_p2p_req(REQ_SEND, c, buf, count, dt, dest, tag, SEND_BUFFERED);
+    req_t *done = req_new_p2p(REQ_SEND, c, buf, count, dt, dest, tag, SEND_BUFFERED, 0);
     if (!done)
         return MPI_ERR_NO_MEM;
     done->complete = 1;

@@ -69,24 +69,7 @@ static int peer_sendrecv(comm_t *pc, int peer, int tag, const void *sbuf, int sn
                          int rn)
 {
     dt_t *ints = dt_get(MPI_INT);
-    req_t *rr = api_p2p_req(REQ_RECV, pc, rbuf, rn, ints, peer, tag, SEND_STANDARD);
-    req_t *sr = api_p2p_req(REQ_SEND, pc, sbuf, sn, ints, peer, tag, SEND_STANDARD);
-    int rc = rr && sr ? MPI_SUCCESS : MPI_ERR_NO_MEM;
-    if (rc == MPI_SUCCESS)
-        rc = p2p_start_recv(rr);
-    int rcv_posted = rc == MPI_SUCCESS;
-    if (rc == MPI_SUCCESS)
-        rc = p2p_start_send(sr);
-    int snd_posted = rc == MPI_SUCCESS;
-    int e1 = rcv_posted ? api_wait_internal(rr) : MPI_SUCCESS;
-    int e2 = snd_posted ? api_wait_internal(sr) : MPI_SUCCESS;
-    if (!rcv_posted && rr)
-        req_free(rr);
-    if (!snd_posted && sr)
-        req_free(sr);
-    if (rc == MPI_SUCCESS)
-        rc = e1 != MPI_SUCCESS ? e1 : e2;
-    return rc;
+    return api_sendrecv(pc, sbuf, sn, ints, peer, tag, rbuf, rn, ints, peer, tag, NULL);
 }
 
 /* The leader learns the remote group; everyone gets it by broadcast. */

@@ -22,7 +22,7 @@ static int init_common(const char *fname, req_kind_t kind, const void *buf, int 
         CHECK_RECV_TAG(tag);
         CHECK_SOURCE(c, peer);
     }
-    req_t *r = api_p2p_req(kind, c, buf, count, dt, peer, tag, mode);
+    req_t *r = req_new_p2p(kind, c, buf, count, dt, peer, tag, mode, 0);
     if (!r)
         API_FAIL(MPI_ERR_NO_MEM);
     r->persistent = 1;

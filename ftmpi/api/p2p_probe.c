@@ -111,15 +111,18 @@ static int mrecv_common(const char *fname, void *buf, int count, MPI_Datatype ty
     CHECK_BUF(buf, count, dt);
     if (*message == MPI_MESSAGE_NO_PROC) {
         /* A receive from MPI_PROC_NULL. */
-        req_t *r = api_p2p_req(REQ_RECV, comm_self(), buf, count, dt, MPI_PROC_NULL, 0,
-                               SEND_STANDARD);
+        req_t *r = req_new_p2p(REQ_RECV, comm_self(), buf, count, dt, MPI_PROC_NULL, 0,
+                               SEND_STANDARD, 0);
         if (!r)
             API_FAIL(MPI_ERR_NO_MEM);
+        if (req_p && (rc = req_make_handle(r)) != MPI_SUCCESS) {
+            req_free(r); /* the message stays the caller's */
+            goto fail;
+        }
         p2p_start_recv(r);
         *message = MPI_MESSAGE_NULL;
         if (req_p) {
-            if ((rc = req_make_handle(r)) == MPI_SUCCESS)
-                *req_p = r->handle;
+            *req_p = r->handle;
         } else {
             rc = api_req_finish(r, NULL, status);
         }
@@ -130,16 +133,21 @@ static int mrecv_common(const char *fname, void *buf, int count, MPI_Datatype ty
         API_FAIL(MPI_ERR_REQUEST);
     comm_t *c = m->comm;
     err_comm = c;
-    req_t *r = api_p2p_req(REQ_RECV, c, buf, count, dt, m->pkt.src, m->pkt.tag, SEND_STANDARD);
+    req_t *r = req_new_p2p(REQ_RECV, c, buf, count, dt, m->pkt.src, m->pkt.tag, SEND_STANDARD, 0);
     if (!r)
         API_FAIL(MPI_ERR_NO_MEM);
+    /* The handle before the message is taken: on failure the caller still
+     * holds the message and may try again. */
+    if (req_p && (rc = req_make_handle(r)) != MPI_SUCCESS) {
+        req_free(r);
+        goto fail;
+    }
     handle_release(&msg_table, *message);
     *message = MPI_MESSAGE_NULL;
     comm_release(c); /* the message's reference; the request holds its own */
     p2p_start_mrecv(r, m);
     if (req_p) {
-        if ((rc = req_make_handle(r)) == MPI_SUCCESS)
-            *req_p = r->handle;
+        *req_p = r->handle;
     } else {
         progress_wait_req(r);
         rc = api_req_finish(r, NULL, status);

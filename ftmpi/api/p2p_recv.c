@@ -27,17 +27,21 @@ static int recv_common(const char *fname, void *buf, int count, MPI_Datatype typ
         goto fail;
     }
     CHECK_USABLE(c);
-    req_t *r = api_p2p_req(REQ_RECV, c, buf, count, dt, source, tag, SEND_STANDARD);
+    req_t *r = req_new_p2p(REQ_RECV, c, buf, count, dt, source, tag, SEND_STANDARD, 0);
     if (!r)
         API_FAIL(MPI_ERR_NO_MEM);
-    rc = p2p_start_recv(r);
-    if (rc != MPI_SUCCESS) {
+    /* The handle before the receive is posted: a posted receive cannot be
+     * taken back without a trace (it may have matched already). */
+    if (req_p && (rc = req_make_handle(r)) != MPI_SUCCESS) {
         req_free(r);
         goto fail;
     }
+    rc = p2p_start_recv(r);
+    if (rc != MPI_SUCCESS) {
+        req_free(r); /* and its handle */
+        goto fail;
+    }
     if (req_p) {
-        if ((rc = req_make_handle(r)) != MPI_SUCCESS)
-            goto fail; /* the posted receive stays internal; cannot happen in practice */
         *req_p = r->handle;
     } else {
         progress_wait_req(r);
@@ -62,6 +66,40 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI
     return recv_common("MPI_Irecv", buf, count, type, source, tag, comm, NULL, request);
 }
 
+/* The one Sendrecv, for every communicator (intra and inter) and for the
+ * library's own use (MPI_Intercomm_create's leaders): a receive and a send
+ * started together, then each one that started is waited for, as
+ * MPI_Irecv + MPI_Isend + MPI_Waitall would. One that cannot start (its
+ * peer has failed, under CONT or recovery NONE) is not waited for, and does
+ * not stop the other: the live peer still gets its message or sends its
+ * own. Returns the receive's error if any, else the send's. */
+int api_sendrecv(comm_t *c, const void *sbuf, int scount, dt_t *sdt, int dest, int stag,
+                 void *rbuf, int rcount, dt_t *rdt, int source, int rtag, MPI_Status *status)
+{
+    req_t *rr = req_new_p2p(REQ_RECV, c, rbuf, rcount, rdt, source, rtag, SEND_STANDARD, 0);
+    req_t *sr = req_new_p2p(REQ_SEND, c, sbuf, scount, sdt, dest, stag, SEND_STANDARD, 0);
+    if (!rr || !sr) {
+        if (rr)
+            req_free(rr);
+        if (sr)
+            req_free(sr);
+        return MPI_ERR_NO_MEM;
+    }
+    int rerr = p2p_start_recv(rr);
+    int serr = p2p_start_send(sr);
+    if (serr == MPI_SUCCESS)
+        serr = api_wait_internal(sr);
+    else
+        req_free(sr);
+    if (rerr == MPI_SUCCESS) {
+        progress_wait_req(rr);
+        rerr = api_req_finish(rr, NULL, status);
+    } else {
+        req_free(rr);
+    }
+    return rerr != MPI_SUCCESS ? rerr : serr;
+}
+
 static int sendrecv_common(const char *fname, const void *sbuf, int scount, MPI_Datatype stype,
                            int dest, int stag, void *rbuf, int rcount, MPI_Datatype rtype,
                            int source, int rtag, MPI_Comm comm, MPI_Status *status)
@@ -81,33 +119,7 @@ static int sendrecv_common(const char *fname, const void *sbuf, int scount, MPI_
     CHECK_DEST(c, dest);
     CHECK_SOURCE(c, source);
     CHECK_USABLE(c);
-    req_t *rr = api_p2p_req(REQ_RECV, c, rbuf, rcount, rdt, source, rtag, SEND_STANDARD);
-    req_t *sr = api_p2p_req(REQ_SEND, c, sbuf, scount, sdt, dest, stag, SEND_STANDARD);
-    if (!rr || !sr) {
-        if (rr)
-            req_free(rr);
-        if (sr)
-            req_free(sr);
-        API_FAIL(MPI_ERR_NO_MEM);
-    }
-    rc = p2p_start_recv(rr);
-    if (rc == MPI_SUCCESS)
-        rc = p2p_start_send(sr);
-    if (rc != MPI_SUCCESS) {
-        /* Not started: cancel the posted receive before giving it back. */
-        p2p_cancel(rr);
-        progress_wait_req(rr);
-        req_free(rr);
-        req_free(sr);
-        goto fail;
-    }
-    progress_wait_req(sr);
-    progress_wait_req(rr);
-    int serr = sr->status.MPI_ERROR;
-    req_free(sr);
-    rc = api_req_finish(rr, NULL, status);
-    if (rc == MPI_SUCCESS)
-        rc = serr;
+    rc = api_sendrecv(c, sbuf, scount, sdt, dest, stag, rbuf, rcount, rdt, source, rtag, status);
     API_END();
 }
 

@@ -27,24 +27,32 @@ static int send_common(const char *fname, const void *buf, int count, MPI_Dataty
     if (req_p)
         *req_p = MPI_REQUEST_NULL;
     req_t *r;
-    if (mode == SEND_BUFFERED)
+    if (mode == SEND_BUFFERED) {
+        /* Buffered mode is local: the copy is on its way when this returns,
+         * the caller gets an already complete request. */
         rc = bsend_start(c, buf, count, dt, dest, tag, &r);
-    else {
-        r = api_p2p_req(REQ_SEND, c, buf, count, dt, dest, tag, mode);
+        if (rc == MPI_SUCCESS && req_p && (rc = req_make_handle(r)) != MPI_SUCCESS) {
+            req_free(r);
+            goto fail;
+        }
+    } else {
+        r = req_new_p2p(REQ_SEND, c, buf, count, dt, dest, tag, mode, 0);
         if (!r)
             API_FAIL(MPI_ERR_NO_MEM);
+        /* The handle before the send starts: a started send cannot be
+         * taken back (its packet may be in the peer's ring already). */
+        if (req_p && (rc = req_make_handle(r)) != MPI_SUCCESS) {
+            req_free(r);
+            goto fail;
+        }
         rc = p2p_start_send(r);
     }
     if (rc != MPI_SUCCESS) {
         if (r)
-            req_free(r);
+            req_free(r); /* and its handle */
         goto fail;
     }
     if (req_p) {
-        if ((rc = req_make_handle(r)) != MPI_SUCCESS) {
-            req_free(r);
-            goto fail;
-        }
         *req_p = r->handle;
     } else {
         rc = api_wait_internal(r);

@@ -10,19 +10,7 @@
 static req_t *mk(req_kind_t kind, comm_t *c, const void *buf, size_t count, dt_t *dt, int peer,
                  int tag)
 {
-    req_t *r = req_alloc(kind);
-    if (!r)
-        return NULL;
-    r->comm = c;
-    comm_retain(c);
-    r->buf = (void *)buf;
-    r->count = (int)count;
-    r->dt = dt;
-    dt_retain(dt);
-    r->peer = peer;
-    r->tag = tag;
-    r->coll = 1;
-    return r;
+    return req_new_p2p(kind, c, buf, (int)count, dt, peer, tag, SEND_STANDARD, 1);
 }
 
 int coll_isend(comm_t *c, const void *buf, size_t count, dt_t *dt, int dst, int tag, req_t **rp)

@@ -70,17 +70,10 @@ static int post(agree_t *a, comm_t *c, int coll, int send, uint32_t *buf, int n,
                   : coll_irecv(c, buf, (size_t)n, u32, peer, tag, rp);
     } else {
         /* point-to-point context (MPI_Intercomm_create's peer_comm + tag) */
-        req_t *r = req_alloc(send ? REQ_SEND : REQ_RECV);
+        req_t *r = req_new_p2p(send ? REQ_SEND : REQ_RECV, c, buf, n, u32, peer, tag,
+                               SEND_STANDARD, 0);
         if (!r)
             return MPI_ERR_NO_MEM;
-        r->comm = c;
-        comm_retain(c);
-        r->buf = buf;
-        r->count = n;
-        r->dt = u32;
-        dt_retain(u32);
-        r->peer = peer;
-        r->tag = tag;
         rc = send ? p2p_start_send(r) : p2p_start_recv(r);
         if (rc != MPI_SUCCESS)
             req_free(r);

@@ -17,6 +17,7 @@ static list_node_t all_comms = LIST_INIT(all_comms);
 /* Hooks other modules install to release what they hang on a comm. */
 void (*comm_free_hook_attrs)(comm_t *c);
 void (*comm_free_hook_topo)(comm_t *c);
+void (*comm_free_hook_p2p)(comm_t *c);
 
 static comm_t *comm_alloc(group_t *local, group_t *remote, uint32_t ctx)
 {
@@ -135,6 +136,8 @@ static void comm_destroy(comm_t *c)
         comm_free_hook_attrs(c);
     if (comm_free_hook_topo)
         comm_free_hook_topo(c);
+    if (comm_free_hook_p2p)
+        comm_free_hook_p2p(c);
     comm_unregister(c);
     list_del(&c->all);
     if (c->handle != MPI_COMM_NULL && !c->predefined)

@@ -71,6 +71,7 @@ comm_t *comm_self(void);
 /* Release hooks installed by the modules that hang data on comms. */
 extern void (*comm_free_hook_attrs)(comm_t *c);
 extern void (*comm_free_hook_topo)(comm_t *c);
+extern void (*comm_free_hook_p2p)(comm_t *c);  /* messages still queued on c */
 
 /* Iterate over every live communicator: comm_next(NULL) is the first. */
 comm_t *comm_next(comm_t *prev);

@@ -67,6 +67,25 @@ req_t *req_alloc(req_kind_t kind)
     return r;
 }
 
+req_t *req_new_p2p(req_kind_t kind, comm_t *c, const void *buf, int count, dt_t *dt, int peer,
+                   int tag, send_mode_t mode, int coll)
+{
+    req_t *r = req_alloc(kind);
+    if (!r)
+        return NULL;
+    r->comm = c;
+    comm_retain(c);
+    r->buf = (void *)buf;
+    r->count = count;
+    r->dt = dt;
+    dt_retain(dt);
+    r->peer = peer;
+    r->tag = tag;
+    r->mode = mode;
+    r->coll = coll ? 1 : 0;
+    return r;
+}
+
 void req_free(req_t *r)
 {
     if (r->handle != MPI_REQUEST_NULL)

@@ -69,6 +69,13 @@ struct req {
 int req_module_init(void);
 void req_module_fini(void);
 req_t *req_alloc(req_kind_t kind);
+/* The one constructor of point-to-point requests (the API's, the
+ * collectives', the context agreement's): buffer, count, datatype, peer
+ * (rank in c, or MPI_ANY_SOURCE / MPI_PROC_NULL), tag, send mode, and coll
+ * = 1 for c's collective context. Holds references to c and dt. NULL when
+ * out of memory. */
+req_t *req_new_p2p(req_kind_t kind, comm_t *c, const void *buf, int count, dt_t *dt, int peer,
+                   int tag, send_mode_t mode, int coll);
 void req_free(req_t *r);                   /* back to the pool, handle released */
 int req_make_handle(req_t *r);             /* MPI_ERR_NO_MEM on failure */
 req_t *req_get(MPI_Request h);             /* NULL if not a live handle */

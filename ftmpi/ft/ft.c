@@ -6,8 +6,16 @@
 
 int ft_join_as_replacement(void);
 
+/* p2p's hook: a collective operation started, so the dups of
+ * MPI_COMM_WORLD that need no agreement (ft_comm_dup) are over. */
+static void first_collective(void)
+{
+    ftg.ft_dup_phase = 0;
+}
+
 int ft_after_init(void)
 {
+    p2p_ft_hooks.coll_started = first_collective;
     int rc = ft_event_init();
     if (rc != MPI_SUCCESS || ftg.singleton || !ftg.rt.restarted)
         return rc;

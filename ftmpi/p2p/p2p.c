@@ -19,12 +19,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+p2p_ft_hooks_t p2p_ft_hooks;
+
 static list_node_t orphans = LIST_INIT(orphans); /* messages for unknown contexts */
 static list_node_t waiting_sends = LIST_INIT(waiting_sends); /* sends awaiting FIN/ACK */
 static list_node_t recv_streams = LIST_INIT(recv_streams);   /* receives being streamed to */
 
+static void umsg_free(umsg_t *m)
+{
+    free(m->data);
+    free(m);
+}
+
+/* A communicator is destroyed: the messages still queued on it (sent,
+ * never received) go with it. */
+static void comm_freed(comm_t *c)
+{
+    for (int k = 0; k < 2; k++) {
+        list_node_t *n, *t;
+        list_for_each_safe(n, t, &c->unexpected[k]) {
+            list_del(n);
+            umsg_free(list_entry(n, umsg_t, link));
+        }
+    }
+}
+
 int p2p_init(void)
 {
+    comm_free_hook_p2p = comm_freed;
     return xmit_init();
 }
 
@@ -34,8 +56,7 @@ void p2p_fini(void)
     list_for_each_safe(n, t, &orphans) {
         umsg_t *m = list_entry(n, umsg_t, link);
         list_del(n);
-        free(m->data);
-        free(m);
+        umsg_free(m);
     }
     xmit_fini();
 }
@@ -48,7 +69,36 @@ static size_t recv_capacity(const req_t *r)
     return (size_t)r->count * r->dt->size;
 }
 
-/* Move messages that arrived before their communicator existed here. */
+/* A packet from an earlier incarnation of its sender (a process that has
+ * since failed and been replaced) means nothing any more. */
+static int from_dead_incarnation(const pkt_t *p)
+{
+    uint16_t known = ftstate_incarnation_of(p->src_world);
+    return (int16_t)(p->src_inc - known) < 0;
+}
+
+/* The sender has failed: it is dead, or replaced by a newer incarnation. */
+static int from_failed_sender(const pkt_t *p)
+{
+    int w = p->src_world;
+    return w >= 0 && w < ftg.world_size && (ftstate_peer_dead(w) || from_dead_incarnation(p));
+}
+
+/* Does a message (EAGER or RTS) sent before the recovery to generation gen
+ * mean nothing any more? The one rule for messages arriving late, messages
+ * queued at the recovery and orphans adopted after it: all of them
+ * (P2P_ALL: message mode RESET), or (P2P_COLL_ONLY: CONT) collective
+ * traffic (the collective it belonged to failed everywhere) and whatever a
+ * failed process sent (CONT keeps messages between survivors only). */
+static int old_msg_dead(const pkt_t *p, uint32_t gen, int which)
+{
+    return p->gen < gen && (which == P2P_ALL || (p->ctx & 1) || from_failed_sender(p));
+}
+
+/* Move messages that arrived before their communicator existed here.
+ * Context ids are reused after a recovery, so an orphan may be older
+ * than c: the rule of p2p_drop_old applies to it (normally it has already
+ * been dropped there). */
 static void adopt_orphans(comm_t *c)
 {
     list_node_t *n, *t;
@@ -56,6 +106,10 @@ static void adopt_orphans(comm_t *c)
         umsg_t *m = list_entry(n, umsg_t, link);
         if ((m->pkt.ctx & ~1u) == c->ctx) {
             list_del(n);
+            if (old_msg_dead(&m->pkt, c->generation, ftstate_drop_which())) {
+                umsg_free(m);
+                continue;
+            }
             /* Sent before a recovery that renumbered the group (SHRINK):
              * match by the sender's current rank. */
             if (m->pkt.gen < c->generation && !c->is_inter)
@@ -68,14 +122,10 @@ static void adopt_orphans(comm_t *c)
 static void ctl_send(int world, uint8_t type, uint8_t flags, uint64_t sreq, uint64_t rreq)
 {
     pkt_t p;
-    memset(&p, 0, sizeof(p));
-    p.type = type;
+    pkt_init(&p, type, NULL, 0);
     p.flags = flags;
     p.sreq = sreq;
     p.rreq = rreq;
-    p.src_world = ftg.world_rank;
-    p.src_inc = (uint16_t)ftg.rt.incarnation;
-    p.gen = ftg.generation;
     xmit(world, &p, NULL);
 }
 
@@ -249,8 +299,7 @@ static void on_cancel_req(const pkt_t *p)
             umsg_t *m = list_entry(n, umsg_t, link);
             if (m->pkt.src_world == p->src_world && m->pkt.sreq == p->sreq) {
                 list_del(n);
-                free(m->data);
-                free(m);
+                umsg_free(m);
                 ctl_send(p->src_world, PKT_CANCEL_REP, 1, p->sreq, 0);
                 return;
             }
@@ -268,14 +317,6 @@ static void send_data_done(req_t *r)
         req_complete(r);
 }
 
-/* A packet from an earlier incarnation of its sender (a process that has
- * since failed and been replaced) means nothing any more. */
-static int from_dead_incarnation(const pkt_t *p)
-{
-    uint16_t known = (uint16_t)ftg.inc_of_world[p->src_world];
-    return (int16_t)(p->src_inc - known) < 0;
-}
-
 void p2p_deliver(const pkt_t *p, const void *data, size_t len)
 {
     req_t *r;
@@ -284,10 +325,8 @@ void p2p_deliver(const pkt_t *p, const void *data, size_t len)
     switch (p->type) {
     case PKT_EAGER:
     case PKT_RTS:
-        /* Older generation: user messages are discarded under RESET and
-         * kept under CONT; collective traffic is always discarded (the
-         * collective it belonged to has failed everywhere). */
-        if (p->gen < ftg.generation && (ftg.msg_mode == FTMPI_MSG_MODE_RESET || (p->ctx & 1)))
+        /* Sent before a recovery this process has been through. */
+        if (old_msg_dead(p, ftstate_generation(), ftstate_drop_which()))
             return;
         on_message(p, data, len);
         break;
@@ -355,6 +394,12 @@ void p2p_eager_sent(req_t *r)
     send_data_done(r);
 }
 
+static void coll_started(void)
+{
+    if (p2p_ft_hooks.coll_started)
+        p2p_ft_hooks.coll_started();
+}
+
 /* An operation with MPI_PROC_NULL completes at once, with that source. */
 static int complete_proc_null(req_t *r)
 {
@@ -371,21 +416,12 @@ int p2p_send_now(comm_t *c, const void *buf, int count, dt_t *dt, int dest, int 
     if (bytes > ftg.eager_limit || dest == MPI_PROC_NULL || !shm_self.base)
         return 0;
     int w = comm_peer_world(c, dest);
-    if (w == ftg.world_rank || ftg.peer_dead[w])
+    if (w == ftg.world_rank || ftstate_peer_dead(w))
         return 0;
     pkt_t p;
-    p.type = PKT_EAGER;
-    p.flags = 0;
-    p.src_inc = (uint16_t)ftg.rt.incarnation;
-    p.ctx = c->ctx;
-    p.src = c->rank;
+    pkt_init(&p, PKT_EAGER, c, 0);
     p.tag = tag;
-    p.gen = ftg.generation;
-    p.src_world = ftg.world_rank;
-    p.len = bytes;
-    p.sreq = 0; /* no request: nothing will refer back to this send */
-    p.rreq = 0;
-    p.addr = 0;
+    p.len = bytes; /* sreq 0: no request, nothing will refer back to this send */
     return xmit_eager_now(w, &p, buf, (size_t)count, dt);
 }
 
@@ -402,24 +438,18 @@ int p2p_start_send(req_t *r)
     if (r->coll) {
         if (c->state == COMM_DETECTED)
             return MPI_ERR_OTHER; /* a member failed: the collective cannot complete */
-        ftg.ft_dup_phase = 0;     /* the first collective after a recovery */
+        coll_started();
     }
     r->peer_world = comm_peer_world(c, r->peer);
     r->bytes = (size_t)r->count * r->dt->size;
-    if (ftg.peer_dead[r->peer_world])
+    if (ftstate_peer_dead(r->peer_world))
         return MPI_ERR_OTHER; /* the peer failed (FT-MPI) */
     pkt_t p;
-    memset(&p, 0, sizeof(p));
-    p.ctx = c->ctx + r->coll;
-    p.src = c->rank;
+    pkt_init(&p, r->bytes <= ftg.eager_limit ? PKT_EAGER : PKT_RTS, c, r->coll);
     p.tag = r->tag;
-    p.gen = ftg.generation;
-    p.src_world = ftg.world_rank;
-    p.src_inc = (uint16_t)ftg.rt.incarnation;
     p.len = r->bytes;
     p.sreq = req_token(r);
-    if (r->bytes <= ftg.eager_limit) {
-        p.type = PKT_EAGER;
+    if (p.type == PKT_EAGER) {
         p.flags = r->mode == SEND_SYNC ? PKT_F_SYNC : 0;
         if (r->mode == SEND_SYNC)
             list_add_tail(&waiting_sends, &r->link);
@@ -428,7 +458,6 @@ int p2p_start_send(req_t *r)
             list_del(&r->link);
         return rc;
     }
-    p.type = PKT_RTS;
     if (dt_is_contig(r->dt, (size_t)r->count)) {
         p.addr = (uint64_t)(uintptr_t)((char *)r->buf + r->dt->true_lb);
     } else if (r->peer_world != ftg.world_rank) {
@@ -472,18 +501,23 @@ int p2p_start_recv(req_t *r)
     if (r->coll) {
         if (c->state == COMM_DETECTED)
             return MPI_ERR_OTHER;
-        ftg.ft_dup_phase = 0;
+        coll_started();
     }
     umsg_t *m;
     if (match_unexpected(c, r->coll, r->peer, r->tag, &m)) {
         list_del(&m->link);
         deliver_into(r, &m->pkt, m->data);
-        free(m->data);
-        free(m);
+        umsg_free(m);
         return MPI_SUCCESS;
     }
-    if (r->peer != MPI_ANY_SOURCE && ftg.peer_dead[comm_peer_world(c, r->peer)])
-        return MPI_ERR_OTHER; /* nothing more will come from a failed process */
+    if (r->peer != MPI_ANY_SOURCE) {
+        int w = comm_peer_world(c, r->peer);
+        if (ftstate_peer_dead(w))
+            return MPI_ERR_OTHER; /* nothing more will come from a failed process */
+        int rc = xmit_route(w);
+        if (rc != MPI_SUCCESS)
+            return rc; /* nothing can come from it */
+    }
     list_add_tail(&c->posted[r->coll], &r->link);
     return MPI_SUCCESS;
 }
@@ -527,8 +561,7 @@ int p2p_start_mrecv(req_t *r, umsg_t *m)
     r->status.MPI_ERROR = MPI_SUCCESS;
     r->status.ftmpi_cancelled = 0;
     deliver_into(r, &m->pkt, m->data);
-    free(m->data);
-    free(m);
+    umsg_free(m);
     return MPI_SUCCESS;
 }
 
@@ -557,12 +590,8 @@ int p2p_cancel(req_t *r)
     if (r->mode == SEND_SYNC && r->data_done)
         return MPI_SUCCESS; /* matched */
     pkt_t p;
-    memset(&p, 0, sizeof(p));
-    p.type = PKT_CANCEL_REQ;
-    p.ctx = r->comm->ctx + r->coll;
+    pkt_init(&p, PKT_CANCEL_REQ, r->comm, r->coll);
     p.sreq = req_token(r);
-    p.src_world = ftg.world_rank;
-    p.gen = ftg.generation;
     r->cancel_pending = 1;
     r->complete = 0;
     return xmit(r->peer_world, &p, NULL);
@@ -636,21 +665,27 @@ void p2p_peer_failed(int world, int err)
     }
 }
 
-void p2p_drop_old(uint32_t gen, int which)
+static void drop_from(list_node_t *q, uint32_t gen, int which)
 {
-    for (comm_t *c = comm_next(NULL); c; c = comm_next(c)) {
-        for (int k = which == P2P_ALL ? 0 : 1; k < 2; k++) {
-            list_node_t *n, *t;
-            list_for_each_safe(n, t, &c->unexpected[k]) {
-                umsg_t *m = list_entry(n, umsg_t, link);
-                if (m->pkt.gen < gen) {
-                    list_del(n);
-                    free(m->data);
-                    free(m);
-                }
-            }
+    list_node_t *n, *t;
+    list_for_each_safe(n, t, q) {
+        umsg_t *m = list_entry(n, umsg_t, link);
+        if (old_msg_dead(&m->pkt, gen, which)) {
+            list_del(n);
+            umsg_free(m);
         }
     }
+}
+
+void p2p_drop_old(uint32_t gen, int which)
+{
+    for (comm_t *c = comm_next(NULL); c; c = comm_next(c))
+        for (int k = 0; k < 2; k++)
+            drop_from(&c->unexpected[k], gen, which);
+    /* Messages for contexts this process has not created (yet): the
+     * context ids are reused after the recovery, so these would reach the
+     * communicators created afterwards. */
+    drop_from(&orphans, gen, which);
 }
 
 void p2p_fail_pending(comm_t *only, int err, int which)

@@ -80,6 +80,13 @@ int p2p_has_pending(void);
 /* Anything of ours not yet delivered (MPI_Finalize waits for it)? */
 int p2p_outbound_busy(void);
 
+/* What p2p tells the fault-tolerance layer, which sets these (p2p does not
+ * call upward); NULL: nobody listens. */
+typedef struct {
+    void (*coll_started)(void); /* a collective operation starts a send or receive */
+} p2p_ft_hooks_t;
+extern p2p_ft_hooks_t p2p_ft_hooks;
+
 /* Fault tolerance hooks: fail every request that waits on world rank w. */
 void p2p_peer_failed(int world, int err);
 /* Drop unexpected messages of generations older than gen: all of them

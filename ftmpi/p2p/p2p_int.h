@@ -6,10 +6,37 @@
 #include "core/proc.h"
 #include "transport/shm/shm.h"
 
+/* The fault-tolerance state, as p2p sees it: read only, and only through
+ * these (the runtime and the FT layer keep it; p2p reports what FT needs to
+ * know through p2p_ft_hooks). */
+static inline int ftstate_peer_dead(int world) { return ftg.peer_dead[world]; }
+static inline uint32_t ftstate_generation(void) { return ftg.generation; }
+static inline uint16_t ftstate_incarnation_of(int world)
+{
+    return (uint16_t)ftg.inc_of_world[world];
+}
+static inline uint16_t ftstate_my_incarnation(void) { return (uint16_t)ftg.rt.incarnation; }
+/* What a recovery discards: P2P_ALL (message mode RESET) or P2P_COLL_ONLY (CONT). */
+static inline int ftstate_drop_which(void)
+{
+    return ftg.msg_mode == FTMPI_MSG_MODE_RESET ? P2P_ALL : P2P_COLL_ONLY;
+}
+
+/* pkt.c: the one packet constructor. Fills every header field: type,
+ * sender (world rank, incarnation), generation, and, when c is given, the
+ * context (c's point-to-point one, or its collective one with coll) and
+ * the sender's rank in c; the rest is zero for the caller to set. */
+void pkt_init(pkt_t *p, pkt_type_t type, const comm_t *c, int coll);
+
 /* xmit.c */
 int xmit_init(void);
 void xmit_fini(void);
 int xmit(int world, const pkt_t *p, req_t *req_with_data);
+/* MPI_SUCCESS if packets can reach world rank `world`; else the error for
+ * "no route" (a process on another host: no transport between hosts yet),
+ * of class MPI_ERR_UNSUPPORTED_OPERATION: not MPI_ERR_OTHER, which means a
+ * process failure and sends a fault-tolerant program into a recovery. */
+int xmit_route(int world);
 int xmit_flush(void);
 int xmit_eager_now(int world, const pkt_t *p, const void *buf, size_t count, const dt_t *dt);
 int xmit_pending(void);

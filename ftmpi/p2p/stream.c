@@ -27,13 +27,10 @@ static int stream_one(req_t *r)
         if (!dst)
             break;
         pkt_t p;
-        memset(&p, 0, sizeof(p));
-        p.type = PKT_DATA;
+        pkt_init(&p, PKT_DATA, NULL, 0);
         p.rreq = r->remote_token;
         p.addr = r->sent;
         p.len = k;
-        p.src_world = ftg.world_rank;
-        p.gen = ftg.generation;
         memcpy(dst, &p, sizeof(p));
         if (r->pack_tmp)
             memcpy(dst + sizeof(p), (char *)r->pack_tmp + r->sent, k);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/errors.h"
+
 typedef struct pend {
     list_node_t link;
     pkt_t pkt;
@@ -58,6 +60,18 @@ static int ring_put(int slot, const pkt_t *p, req_t *req)
     return 0;
 }
 
+int xmit_route(int world)
+{
+    static int no_route; /* the error code, made at first use */
+    if (world == ftg.world_rank || ftg.slot_of_world[world] >= 0)
+        return MPI_SUCCESS;
+    if (!no_route)
+        no_route = err_make_code(MPI_ERR_UNSUPPORTED_OPERATION,
+                                 "MPI_ERR_UNSUPPORTED_OPERATION: no transport to a process on "
+                                 "another host (ftmpi has shared memory within a host only)");
+    return no_route;
+}
+
 int xmit(int world, const pkt_t *p, req_t *req)
 {
     if (world == ftg.world_rank) {
@@ -79,7 +93,7 @@ int xmit(int world, const pkt_t *p, req_t *req)
     }
     int slot = ftg.slot_of_world[world];
     if (slot < 0)
-        return MPI_ERR_OTHER; /* no route: the peer is on another host */
+        return xmit_route(world);
     if (list_empty(&pending[world]) && ring_put(slot, p, req) == 0) {
         if (req)
             p2p_eager_sent(req);

@@ -148,6 +148,8 @@ int main(int argc, char **argv)
         printf("ft_idiom: size %d, recoveries %d, failed checks %d, replacement %d\n", size,
                recoveries, all_fails, restarted);
     MPI_Comm_free(&derived);
+    printf("ft_idiom rank %d%s: %s\n", rank, restarted ? " (replacement)" : "",
+           all_fails ? "FAILED" : "ok");
     MPI_Finalize();
     return all_fails ? 1 : 0;
 }

@@ -5,8 +5,11 @@
  *          ever, the rest keeps working, no recovery, size unchanged.
  *   auto:  the first call that meets the failure returns MPI_ERR_OTHER
  *          after the library has recovered by itself (SHRINK).
- *   cont:  a message sent before the failure between survivors is
- *          delivered after the recovery (SHRINK renumbers its sender).
+ *   cont:  messages sent before the failure between survivors (one int,
+ *          and 4 MiB of non-contiguous doubles: a rendezvous that spans
+ *          the recovery) are delivered after the recovery (SHRINK
+ *          renumbers their sender); the sends, non-blocking so that
+ *          they need no buffering, complete after it.
  *   blank: the dead rank is a gap: MPI_Comm_size keeps the extent,
  *          point-to-point with the gap returns MPI_ERR_RANK, the others
  *          keep talking.
@@ -15,7 +18,10 @@
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#define BIG (1 << 19) /* doubles in the non-contiguous CONT message */
 
 static int fails;
 #define CHECK(cond, ...)                                                     \
@@ -49,9 +55,22 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return fails ? 1 : 0;
     }
-    if (!strcmp(mode, "cont") && rank == 3) {
-        int v = 4242; /* sent before the failure, received after recovery */
-        MPI_Send(&v, 1, MPI_INT, 2, 77, MPI_COMM_WORLD);
+    int v = 4242;        /* sent before the failure, received after recovery */
+    double *big = NULL;  /* every other element: BIG doubles */
+    MPI_Datatype vec;
+    MPI_Request sreq[2];
+    if (!strcmp(mode, "cont") && (rank == 2 || rank == 3)) {
+        big = malloc(2 * (size_t)BIG * sizeof(double));
+        if (!big)
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        MPI_Type_vector(BIG, 1, 2, MPI_DOUBLE, &vec);
+        MPI_Type_commit(&vec);
+        for (long i = 0; i < BIG; i++)
+            big[2 * i] = (double)i + 0.25;
+    }
+    if (big && rank == 3) {
+        MPI_Isend(&v, 1, MPI_INT, 2, 77, MPI_COMM_WORLD, &sreq[0]);
+        MPI_Isend(big, 1, vec, 2, 78, MPI_COMM_WORLD, &sreq[1]);
     }
     /* NONATOMIC: a collective running when a member dies may fail on some
      * members only: this barrier too (then, under AUTO, it has recovered). */
@@ -101,11 +120,23 @@ int main(int argc, char **argv)
         MPI_Comm_dup(MPI_COMM_WORLD, &nc);
         MPI_Comm_rank(MPI_COMM_WORLD, &rank);
         if (rank == 1) { /* old rank 2 */
-            int v = 0;
             MPI_Status st;
+            v = 0;
             rc = MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 77, MPI_COMM_WORLD, &st);
             CHECK(rc == MPI_SUCCESS && v == 4242 && st.MPI_SOURCE == 2,
                   "pre-failure message: rc %d value %d source %d", rc, v, st.MPI_SOURCE);
+            /* into a contiguous buffer: the first half of big */
+            rc = MPI_Recv(big, BIG, MPI_DOUBLE, 2, 78, MPI_COMM_WORLD, &st);
+            long badat = -1;
+            for (long i = 0; i < BIG && badat < 0 && rc == MPI_SUCCESS; i++)
+                if (big[i] != (double)i + 0.25)
+                    badat = i;
+            CHECK(rc == MPI_SUCCESS && st.MPI_SOURCE == 2 && badat < 0,
+                  "pre-failure vector: rc %d source %d wrong element %ld", rc, st.MPI_SOURCE,
+                  badat);
+        } else if (rank == 2) { /* old rank 3: its sends complete now */
+            rc = MPI_Waitall(2, sreq, MPI_STATUSES_IGNORE);
+            CHECK(rc == MPI_SUCCESS, "pre-failure sends completed with %d", rc);
         }
         MPI_Comm_free(&nc);
     } else if (!strcmp(mode, "blank")) {
@@ -126,6 +157,10 @@ int main(int argc, char **argv)
             CHECK(rc == MPI_SUCCESS && got == peer, "live pair: rc %d got %d", rc, got);
         }
         MPI_Comm_free(&nc);
+    }
+    if (big) {
+        MPI_Type_free(&vec);
+        free(big);
     }
     printf("ft_modes %s rank %d: %s\n", mode, rank, fails ? "FAILED" : "ok");
     MPI_Finalize();
