@@ -59,9 +59,16 @@ static void on_round(const rtc_event_t *ev)
     ft.round_waiting = 1;
     ft_log_event("recovery round waiting, generation", (int)ev->generation, NULL);
     /* CONT: a send already under way keeps its data moving (the spec
-     * promises that it is delivered); only what waits is ended. */
-    p2p_fail_pending(NULL, MPI_ERR_OTHER,
-                     ftg.msg_mode == FTMPI_MSG_MODE_RESET ? P2P_ALL : P2P_UNMATCHED);
+     * promises that it is delivered); only what waits is ended. Before
+     * that, take in the packets already here: a peer that went to recover
+     * sent them before it joined (the round is told to us after its
+     * join), so a receive they match completes with its data. */
+    if (ftg.msg_mode == FTMPI_MSG_MODE_RESET) {
+        p2p_fail_pending(NULL, MPI_ERR_OTHER, P2P_ALL);
+        return;
+    }
+    progress_poll_packets();
+    p2p_fail_pending(NULL, MPI_ERR_OTHER, P2P_UNMATCHED);
 }
 
 static void on_event(rtc_event_t *ev)

@@ -64,12 +64,16 @@ static int poll_events(int force)
     return n;
 }
 
+int progress_poll_packets(void)
+{
+    return shm_self.base ? shm_poll(&shm_self, p2p_on_packet, NULL) : 0;
+}
+
 int progress_poll(void)
 {
     /* Failure notifications first: they change what user messages mean. */
     int n = poll_events(0);
-    if (shm_self.base)
-        n += shm_poll(&shm_self, p2p_on_packet, NULL);
+    n += progress_poll_packets();
     n += p2p_flush_pending();
     for (int i = 0; i < nhooks; i++)
         n += hooks[i]();

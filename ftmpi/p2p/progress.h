@@ -13,6 +13,9 @@
 typedef int progress_hook_fn(void);  /* returns work done */
 
 int progress_poll(void);
+/* Only the packets already in the transports, no runtime events: what a
+ * peer sent before it told the runtime anything is taken in first. */
+int progress_poll_packets(void);
 /* Progress until done(arg) is true. Returns MPI_SUCCESS, or an error if the
  * wait was interrupted by something that ends it (the job is going down). */
 int progress_wait(int (*done)(void *arg), void *arg);

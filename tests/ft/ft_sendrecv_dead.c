@@ -69,6 +69,19 @@ int main(int argc, char **argv)
     rc = MPI_Recv(&x, 1, MPI_INT, 3, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     CHECK(rc == MPI_ERR_OTHER, "receive from the dead rank returned %d", rc);
 
+    /* Nobody may start the recovery while another survivor is still in
+     * its Sendrecvs: once a round waits, communicating calls fail
+     * (docs/ft.md, "Who is told to recover"). Each survivor tells the
+     * others when it is done; the receives are posted now, so a token that
+     * arrived before a round was announced completes them. */
+    MPI_Request tok[4];
+    int ntok = 0, tin[2], tout = 1;
+    for (int p = 0; p < 3; p++)
+        if (p != rank && rank < 3) {
+            MPI_Irecv(&tin[ntok], 1, MPI_INT, p, 9, MPI_COMM_WORLD, &tok[ntok]);
+            ntok++;
+        }
+
     if (rank == 0)
         sendrecv(10, 1, 3, MPI_COMM_WORLD, "intra, dead source", MPI_ERR_OTHER, -1);
     else if (rank == 1)
@@ -80,6 +93,12 @@ int main(int argc, char **argv)
         sendrecv(31, 1, 0, inter, "inter, dead destination", MPI_ERR_OTHER, 21);
     else if (rank == 2)
         sendrecv(21, 1, 0, inter, "inter, live peers", MPI_SUCCESS, 20);
+
+    for (int p = 0; p < 3; p++)
+        if (p != rank && rank < 3)
+            MPI_Isend(&tout, 1, MPI_INT, p, 9, MPI_COMM_WORLD, &tok[ntok++]);
+    rc = MPI_Waitall(ntok, tok, MPI_STATUSES_IGNORE);
+    CHECK(rc == MPI_SUCCESS, "exchange of done tokens among survivors returned %d", rc);
 
     if (!none) {
         do

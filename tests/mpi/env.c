@@ -55,9 +55,6 @@ int main(int argc, char **argv)
         rc = MPI_Init_thread(&argc, &argv, MPI_THREAD_SINGLE, &prov);
         T_MPI(MPI_Error_class(rc, &cls));
         T_CHECK(rc != MPI_SUCCESS && cls == MPI_ERR_OTHER, "MPI_Init_thread after MPI_Init: %d", rc);
-        T_MPI(MPI_Error_string(MPI_ERR_OTHER, es, &elen));
-        T_CHECK(!strstr(es, "process fail") && !strstr(es, "FT-MPI"),
-                "MPI_ERR_OTHER's string speaks of a failure: '%s'", es);
         T_MPI(MPI_Initialized(&flag));
         T_CHECK(flag == 1, "MPI_Initialized after a second MPI_Init: %d", flag);
     }
