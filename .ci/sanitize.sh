@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# sanitize.sh: the sanitizer and compiler jobs of CI, run by .ci/run after
+# .ci/test.sh (docs/testing.md, "Sanitizers").
+#
+#   bash .ci/sanitize.sh                 all three jobs
+#   bash .ci/sanitize.sh asan clang      only these
+#
+#   asan   ASan+UBSan build (FTMPI_SANITIZE=address,undefined) in build-asan/,
+#          the whole suite at -j2 except the variant tests (ASAN_EXCLUDE)
+#   tsan   ThreadSanitizer build (FTMPI_SANITIZE=thread) in build-tsan/, the
+#          MPI_THREAD_MULTIPLE tests (TSAN_TESTS)
+#   clang  clang build with -Werror in build-clang/, then the unit tests and
+#          one process count of each MPI program (CLANG_TESTS)
+#
+# Every job runs even when an earlier one failed; each prints its time.
+# A sanitizer report fails its test (the ranks exit non-zero), and the
+# reports are also written under <build>/sanitizer-reports/ and any report
+# found there fails the job, so that a finding in a test that expects a
+# failure (a killed rank, mpirun's non-zero exit) is not lost.
+# Suppressions: tests/sanitizers/*.supp (one comment per entry).
+#
+# Environment: JOBS (default 2), CMAKE_BUILD_TYPE (default RelWithDebInfo).
+set -uo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT=$PWD
+JOBS=${JOBS:-2}
+BT=${CMAKE_BUILD_TYPE:-RelWithDebInfo}
+SUPP=$ROOT/tests/sanitizers
+
+# The variant tests (.nocma, .rndv) repeat the plain programs over the two
+# other transport paths; under ASan they double the time of the p2p tests.
+# Of them only the FT variants stay (tests/ft), which are the only runs of
+# the recovery code over those paths.
+ASAN_EXCLUDE='^mpi\..*\.(nocma|rndv)\.np[0-9]+$'
+# Everything that runs with MPI_THREAD_MULTIPLE or threads of its own.
+TSAN_TESTS='^(mpi\.p2p_threads\.|mpi\.p2p_grequest\.mt\.|mpi\.bug_grequest_mt_lock\.|comm\.comm_threads\.|unit\.shm$)'
+# The clang build is there for its warnings; running a little of it checks
+# that what clang compiled also works.
+CLANG_TESTS='^(unit\.|mpi\.[a-z_0-9]+\.np2$)'
+
+bash .ci/deps.sh || exit 1
+
+# run_ctest BUILD REGEX_INCLUDE REGEX_EXCLUDE: ctest in BUILD, then the
+# reports left in BUILD/sanitizer-reports. Status 0 only if both are clean.
+run_ctest() {
+    local build=$1 inc=$2 exc=$3 rc=0
+    local args=(--output-on-failure -j "$JOBS" --timeout 600 --no-tests=error)
+    [ -n "$inc" ] && args+=(-R "$inc")
+    [ -n "$exc" ] && args+=(-E "$exc")
+    (cd "$build" && ctest "${args[@]}") || rc=1
+    local reports=("$build"/sanitizer-reports/*)
+    if [ -e "${reports[0]}" ]; then
+        echo "sanitize: ${#reports[@]} sanitizer report(s) in $build/sanitizer-reports:" >&2
+        for f in "${reports[@]}"; do
+            echo "==== $f" >&2
+            cat "$f" >&2
+        done
+        rc=1
+    fi
+    return $rc
+}
+
+# configure_build BUILD CMAKE_ARGS...: a fresh configure and build.
+configure_build() {
+    local build=$1
+    shift
+    rm -rf "$build/sanitizer-reports"
+    cmake -S . -B "$build" -DCMAKE_BUILD_TYPE="$BT" "$@" >/dev/null &&
+        cmake --build "$build" -j "$JOBS" >/dev/null || {
+        # show the errors: the quiet build printed nothing
+        cmake --build "$build" -j 1 2>&1 | tail -60
+        return 1
+    }
+    mkdir -p "$build/sanitizer-reports"
+}
+
+job_asan() {
+    local b=$ROOT/build-asan
+    configure_build "$b" -DFTMPI_SANITIZE=address,undefined || return 1
+    # detect_leaks: see tests/sanitizers/lsan.supp. Ranks killed by SIGKILL
+    # in the FT tests never reach the leak check, which is expected.
+    ASAN_OPTIONS="halt_on_error=1:abort_on_error=0:detect_leaks=1:log_path=$b/sanitizer-reports/asan" \
+    LSAN_OPTIONS="suppressions=$SUPP/lsan.supp:print_suppressions=0" \
+    UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$b/sanitizer-reports/ubsan" \
+        run_ctest "$b" "" "$ASAN_EXCLUDE"
+}
+
+job_tsan() {
+    local b=$ROOT/build-tsan
+    configure_build "$b" -DFTMPI_SANITIZE=thread || return 1
+    TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$SUPP/tsan.supp:log_path=$b/sanitizer-reports/tsan" \
+        run_ctest "$b" "$TSAN_TESTS" ""
+}
+
+job_clang() {
+    local b=$ROOT/build-clang
+    configure_build "$b" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+        -DCMAKE_C_FLAGS=-Werror -DCMAKE_CXX_FLAGS=-Werror || return 1
+    run_ctest "$b" "$CLANG_TESTS" ""
+}
+
+jobs=("$@")
+[ ${#jobs[@]} -eq 0 ] && jobs=(asan tsan clang)
+failed=()
+summary=()
+for j in "${jobs[@]}"; do
+    case "$j" in
+        asan|tsan|clang) ;;
+        *) echo "usage: bash .ci/sanitize.sh [asan|tsan|clang]..." >&2; exit 2 ;;
+    esac
+    echo "sanitize: job $j"
+    t0=$(date +%s)
+    if "job_$j"; then st=passed; else st=FAILED; failed+=("$j"); fi
+    summary+=("$j $st in $(( $(date +%s) - t0 )) s")
+    echo "sanitize: job ${summary[-1]}"
+done
+printf 'sanitize: %s\n' "${summary[@]}"
+[ ${#failed[@]} -eq 0 ] || { echo "sanitize: failed: ${failed[*]}" >&2; exit 1; }
