@@ -41,8 +41,9 @@ SUPP=$ROOT/tests/sanitizers
 #   rs_kill_data, xor_kill_rank0 and rs_two_kills (a checksum rank, the same
 #   rank twice, a timed kill, a kill at the checkpoint's entry).
 ASAN_EXCLUDE='^(mpi\..*\.(nocma|rndv)\.np[0-9]+|coll\.coll_algs\.np[679]|ckpt_ft_cg_(rs_kill_checksum|rs_same_rank_twice|rs_timed_kill|kill_at_ckpt_entry))$'
-# Everything that runs with MPI_THREAD_MULTIPLE or threads of its own.
-TSAN_TESTS='^(mpi\.p2p_threads\.|mpi\.p2p_grequest\.mt\.|mpi\.bug_grequest_mt_lock\.|comm\.comm_threads\.|unit\.shm$)'
+# Everything that runs with MPI_THREAD_MULTIPLE or threads of its own
+# (the regression tests of threading bugs are named bug_*mt*).
+TSAN_TESTS='^(mpi\.p2p_threads\.|mpi\.p2p_grequest\.mt\.|mpi\.bug_[a-z_]*mt[a-z_]*\.|comm\.comm_threads\.|unit\.shm$)'
 # The clang build is there for its warnings; running a little of it checks
 # that what clang compiled also works.
 CLANG_TESTS='^(unit\.|mpi\.[a-z_0-9]+\.np2$)'
@@ -108,11 +109,22 @@ job_asan() {
         run_ctest "$b" "" "$ASAN_EXCLUDE"
 }
 
+# tsan_targets BUILD: the targets of the tests TSAN_TESTS selects (test
+# mpi.P.* is target mpit_P, comm.P.* commt_P, unit.N unit_N), and the
+# launcher and daemon.
+tsan_targets() {
+    echo ftmpirun ftmpid
+    (cd "$1" && ctest -N -R "$TSAN_TESTS") |
+        sed -n 's/^ *Test *#[0-9]*: *\(mpi\|comm\|unit\)\.\([a-z0-9_]*\).*/\1 \2/p' |
+        sed 's/^mpi /mpit_/; s/^comm /commt_/; s/^unit /unit_/' | sort -u
+}
+
 job_tsan() {
     local b=$ROOT/build-tsan
-    # only what TSAN_TESTS run: the launcher, the daemon and five programs
-    configure_build "$b" --target ftmpirun ftmpid mpit_p2p_threads mpit_p2p_grequest \
-        mpit_bug_grequest_mt_lock commt_comm_threads unit_shm -- -DFTMPI_SANITIZE=thread || return 1
+    cmake -S . -B "$b" -DCMAKE_BUILD_TYPE="$BT" -DFTMPI_SANITIZE=thread >/dev/null || return 1
+    # only what TSAN_TESTS run
+    # shellcheck disable=SC2046 # one word per target
+    configure_build "$b" --target $(tsan_targets "$b") -- -DFTMPI_SANITIZE=thread || return 1
     TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$SUPP/tsan.supp:log_path=$b/sanitizer-reports/tsan" \
         run_ctest "$b" "$TSAN_TESTS" ""
 }
