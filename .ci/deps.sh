@@ -10,6 +10,7 @@ set -euo pipefail
 
 PKGS=(
     build-essential cmake pkg-config       # toolchain
+    clang                                  # the clang -Werror job (.ci/sanitize.sh)
     libisal-dev                            # Reed-Solomon and CRC (diskless_ckpt, transports)
     libcmocka-dev                          # unit tests
     libopenblas-dev liblapacke-dev         # dense apps

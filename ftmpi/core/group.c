@@ -221,7 +221,8 @@ int group_union(const group_t *a, const group_t *b, group_t **out)
         free(w);
         return MPI_ERR_NO_MEM;
     }
-    memcpy(w, a->world, (size_t)a->size * sizeof(int));
+    if (a->size) /* the empty group's world may be NULL */
+        memcpy(w, a->world, (size_t)a->size * sizeof(int));
     int k = a->size;
     for (int i = 0; i < b->size; i++)
         if (map_at(map, nm, b->world[i]) < 0)

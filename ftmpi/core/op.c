@@ -126,12 +126,16 @@ int op_check(const op_t *op, const dt_t *dt)
             b[i] = (EXPR);                                \
     } while (0)
 
-#define ARITH(T)                                                         \
+/* SUM and PROD compute in AT: for the integer types an unsigned type at
+ * least as wide as int, so that an overflow wraps around (two's complement)
+ * instead of being undefined behaviour, also for the types that C promotes
+ * to int (uint16_t * uint16_t can overflow int). */
+#define ARITH(T, AT)                                                     \
     switch (op) {                                                        \
     case OPX_MAX: LOOP(T, a[i] > b[i] ? a[i] : b[i]); return 0;          \
     case OPX_MIN: LOOP(T, a[i] < b[i] ? a[i] : b[i]); return 0;          \
-    case OPX_SUM: LOOP(T, b[i] + a[i]); return 0;                        \
-    case OPX_PROD: LOOP(T, b[i] * a[i]); return 0;                       \
+    case OPX_SUM: LOOP(T, (T)((AT)b[i] + (AT)a[i])); return 0;           \
+    case OPX_PROD: LOOP(T, (T)((AT)b[i] * (AT)a[i])); return 0;          \
     case OPX_LAND: LOOP(T, (T)(a[i] && b[i])); return 0;                 \
     case OPX_LOR: LOOP(T, (T)(a[i] || b[i])); return 0;                  \
     case OPX_LXOR: LOOP(T, (T)(!a[i] != !b[i])); return 0;               \
@@ -144,7 +148,7 @@ int op_check(const op_t *op, const dt_t *dt)
     case OPX_BXOR: LOOP(T, b[i] ^ a[i]); return 0;                       \
     }
 
-#define INTK(T) do { ARITH(T) BITS(T) return -1; } while (0)
+#define INTK(T, UT) do { ARITH(T, UT) BITS(T) return -1; } while (0)
 #define LOGK(T)                                                          \
     do {                                                                 \
         switch (op) {                                                    \
@@ -154,7 +158,7 @@ int op_check(const op_t *op, const dt_t *dt)
         }                                                                \
         return -1;                                                       \
     } while (0)
-#define REALK(T) do { ARITH(T) return -1; } while (0)
+#define REALK(T) do { ARITH(T, T) return -1; } while (0)
 #define CPLXK(T)                                                         \
     do {                                                                 \
         switch (op) {                                                    \
@@ -189,19 +193,19 @@ typedef struct { double v; double i; } p_2double;
 static int kernel(int op, dt_kind_t k, const void *in, void *inout, size_t n)
 {
     switch (k) {
-    case DTK_CHAR: INTK(char);
-    case DTK_SCHAR: case DTK_INT8: INTK(int8_t);
-    case DTK_UCHAR: case DTK_UINT8: case DTK_BYTE: INTK(uint8_t);
-    case DTK_WCHAR: INTK(wchar_t);
-    case DTK_SHORT: case DTK_INT16: INTK(int16_t);
-    case DTK_USHORT: case DTK_UINT16: INTK(uint16_t);
-    case DTK_INT: case DTK_INT32: INTK(int32_t);
-    case DTK_UINT: case DTK_UINT32: INTK(uint32_t);
-    case DTK_LONG: INTK(long);
-    case DTK_ULONG: INTK(unsigned long);
-    case DTK_LLONG: case DTK_INT64: case DTK_OFFSET: case DTK_COUNT: INTK(int64_t);
-    case DTK_ULLONG: case DTK_UINT64: INTK(uint64_t);
-    case DTK_AINT: INTK(intptr_t);
+    case DTK_CHAR: INTK(char, unsigned);
+    case DTK_SCHAR: case DTK_INT8: INTK(int8_t, unsigned);
+    case DTK_UCHAR: case DTK_UINT8: case DTK_BYTE: INTK(uint8_t, unsigned);
+    case DTK_WCHAR: INTK(wchar_t, uint32_t);
+    case DTK_SHORT: case DTK_INT16: INTK(int16_t, unsigned);
+    case DTK_USHORT: case DTK_UINT16: INTK(uint16_t, unsigned);
+    case DTK_INT: case DTK_INT32: INTK(int32_t, uint32_t);
+    case DTK_UINT: case DTK_UINT32: INTK(uint32_t, uint32_t);
+    case DTK_LONG: INTK(long, unsigned long);
+    case DTK_ULONG: INTK(unsigned long, unsigned long);
+    case DTK_LLONG: case DTK_INT64: case DTK_OFFSET: case DTK_COUNT: INTK(int64_t, uint64_t);
+    case DTK_ULLONG: case DTK_UINT64: INTK(uint64_t, uint64_t);
+    case DTK_AINT: INTK(intptr_t, uintptr_t);
     case DTK_FLOAT: REALK(float);
     case DTK_DOUBLE: REALK(double);
     case DTK_LDOUBLE: REALK(long double);

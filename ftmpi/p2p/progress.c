@@ -107,9 +107,10 @@ static void doorbell_sleep(void)
     /* Poll once more after announcing ourselves: work that arrived before
      * the announcement is found here, work after it changes the doorbell. */
     if (progress_poll() == 0) {
-        big_unlock();
-        /* Safety net only: every source of work rings the doorbell. */
+        /* Safety net only: every source of work rings the doorbell. Read
+         * under the lock: other threads queue sends and add hooks. */
         long timeout = (p2p_has_pending() || nhooks) ? 1000000L : 200000000L;
+        big_unlock();
         ft_futex_wait(&me->doorbell, v, timeout);
         big_lock();
     }

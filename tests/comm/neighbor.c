@@ -12,8 +12,10 @@
 #include "mpitest.h"
 
 /* MPI_UNWEIGHTED is a small integer pointer (see topo_graph.c). */
+#if defined(__GNUC__) && !defined(__clang__) /* gcc's warnings; clang has neither */
 #pragma GCC diagnostic ignored "-Wstringop-overread"
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
+#endif
 
 #define NONE (-77)
 

@@ -35,6 +35,8 @@ int main(int argc, char **argv)
         printf("rank 0: rc %d, got %d from MPI_SOURCE %d (the sender is now rank 2)%s\n", rc, y,
                st.MPI_SOURCE, st.MPI_SOURCE == 2 ? "" : "  <-- BUG: old rank");
     }
+    MPI_Comm_free(&nc);
+    MPI_Comm_free(&c);
     MPI_Finalize();
     return 0;
 }

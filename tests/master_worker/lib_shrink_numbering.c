@@ -24,6 +24,7 @@ static void recover(int *rank)
     MPI_Comm_rank(MPI_COMM_WORLD, rank);
     if (*rank == 0)
         printf("%s\n", s);
+    MPI_Comm_free(&nc);
 }
 int main(int argc, char **argv)
 {

@@ -29,5 +29,6 @@ int main(int argc, char **argv)
         printf("rank 0: MPI_Recv from the dead sender returned %d%s\n", rc, rc == MPI_ERR_OTHER ? "" : " (want MPI_ERR_OTHER)");
     }
     MPI_Finalize();
+    free(buf);
     return 0;
 }

@@ -7,7 +7,7 @@
  *                      block in MPI_Recv from rank 1 (and would hang for
  *                      ever if nobody ended the job)
  *   kill_abort loop    every rank loops on Allreduce + short sleeps until
- *                      the launcher kills rank 1 (mpirun --kill 1@0.5);
+ *                      the launcher kills rank 1 (mpirun --kill 1@1.5);
  *                      gives up after 30 s with exit code 3
  * Every rank first prints "pid PID rank RANK" so the driver can check that
  * the processes are gone afterwards.

@@ -4,7 +4,10 @@
 # and a message naming the rank and the signal, and no process of the job
 # (ranks, daemon) may be left behind. Two ways to kill rank 1 of 4:
 #   raise     the rank raises SIGKILL itself after a barrier
-#   launcher  mpirun --kill 1@0.5 while every rank loops on Allreduce
+#   launcher  mpirun --kill 1@1.5 while every rank loops on Allreduce
+#             (1.5 s: time for the 4 ranks to start even when slowed down by
+#             a sanitizer build and a busy machine; they must have printed
+#             their pids first)
 set -u
 RUN=$1
 PROG=$2
@@ -64,5 +67,5 @@ check_case() {
 }
 
 check_case raise -np 4 "$PROG" raise
-check_case launcher --kill 1@0.5 -np 4 "$PROG" loop
+check_case launcher --kill 1@1.5 -np 4 "$PROG" loop
 exit 0

@@ -2,7 +2,8 @@
  * Unit tests of the reduction kernels (ftmpi/core/op.c): op_apply of every
  * predefined operation on the types it is defined for (integers of several
  * widths, floating point, complex, C_BOOL, bytes, the pair types of
- * MINLOC/MAXLOC with ties), MPI_REPLACE and MPI_NO_OP, a user operation,
+ * MINLOC/MAXLOC with ties), integer SUM/PROD overflow (wraps around),
+ * MPI_REPLACE and MPI_NO_OP, a user operation,
  * a derived type with holes, and op_check's verdicts (e.g. MPI_BAND on
  * MPI_DOUBLE or MPI_MAXLOC on MPI_INT are refused).
  */
@@ -71,13 +72,41 @@ static void test_arith(void **state)
     ARITH_CASE(int, MPI_INT, i * 3 - 7, 5 - i * 2);
     ARITH_CASE(double, MPI_DOUBLE, i * 0.5 - 1.25, 2.0 - i * 0.75);
     ARITH_CASE(float, MPI_FLOAT, i * 1.5f - 3.0f, 4.0f - i);
-    ARITH_CASE(long long, MPI_LONG_LONG, (long long)i * 3000000000LL - 7, 11 - (long long)i * 5000000000LL);
+    ARITH_CASE(long long, MPI_LONG_LONG, (long long)i * 3000000000LL - 7, 11 - (long long)i * 5000000LL);
     ARITH_CASE(unsigned char, MPI_UNSIGNED_CHAR, i * 20 + 3, 200 - i * 10);
     ARITH_CASE(short, MPI_SHORT, i * 100 - 300, 250 - i * 60);
     ARITH_CASE(unsigned, MPI_UNSIGNED, i * 4000000u, 3000000000u - i);
-    ARITH_CASE(int64_t, MPI_INT64_T, (int64_t)i << 40, -((int64_t)i << 33));
+    ARITH_CASE(int64_t, MPI_INT64_T, (int64_t)i << 40, -((int64_t)i << 13));
     ARITH_CASE(uint16_t, MPI_UINT16_T, i * 1000u, 60000u - i);
     ARITH_CASE(long double, MPI_LONG_DOUBLE, i * 0.25L, 1.0L - i);
+}
+
+/* Integer SUM and PROD that overflow wrap around (two's complement), as
+ * the hardware does, instead of being undefined behaviour in the library:
+ * the ASan+UBSan build (.ci/sanitize.sh) fails here if they are computed in
+ * the signed type, or in int for the types promoted to it. */
+static void test_wrap(void **state)
+{
+    (void)state;
+    int i_in[2] = {1, 2}, i_io[2] = {INT32_MAX, INT32_MAX};
+    apply(MPI_SUM, MPI_INT, i_in, i_io, 1);
+    apply(MPI_PROD, MPI_INT, i_in + 1, i_io + 1, 1);
+    assert_int_equal(i_io[0], INT32_MIN);
+    assert_int_equal(i_io[1], -2);
+    long long l_in[2] = {INT64_MAX, 2}, l_io[2] = {INT64_MAX, INT64_MAX};
+    apply(MPI_SUM, MPI_LONG_LONG, l_in, l_io, 1);
+    apply(MPI_PROD, MPI_LONG_LONG, l_in + 1, l_io + 1, 1);
+    assert_true(l_io[0] == -2);
+    assert_true(l_io[1] == -2);
+    int64_t q_in = INT64_MIN, q_io = -1;
+    apply(MPI_SUM, MPI_INT64_T, &q_in, &q_io, 1);
+    assert_true(q_io == INT64_MAX);
+    uint16_t u_in = 65535, u_io = 65535; /* promoted to int: 65535^2 > INT_MAX */
+    apply(MPI_PROD, MPI_UINT16_T, &u_in, &u_io, 1);
+    assert_int_equal(u_io, 1);
+    unsigned short s_in = 65535, s_io = 65535;
+    apply(MPI_PROD, MPI_UNSIGNED_SHORT, &s_in, &s_io, 1);
+    assert_int_equal(s_io, 1);
 }
 
 static void test_complex(void **state)
@@ -296,6 +325,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_arith),
+        cmocka_unit_test(test_wrap),
         cmocka_unit_test(test_complex),
         cmocka_unit_test(test_logical_bitwise),
         cmocka_unit_test(test_loc),

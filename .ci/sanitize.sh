@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# sanitize.sh: the sanitizer and compiler jobs of CI, run by .ci/run after
+# .ci/test.sh (docs/testing.md, "Sanitizers").
+#
+#   bash .ci/sanitize.sh                 all three jobs
+#   bash .ci/sanitize.sh asan clang      only these
+#
+#   asan   ASan+UBSan build (FTMPI_SANITIZE=address,undefined) in build-asan/,
+#          the whole suite at -j2 except the variant tests (ASAN_EXCLUDE)
+#   tsan   ThreadSanitizer build (FTMPI_SANITIZE=thread) in build-tsan/, the
+#          MPI_THREAD_MULTIPLE tests (TSAN_TESTS)
+#   clang  clang build (Debug) with -Werror in build-clang/, then the unit
+#          tests and the 2-rank runs of the MPI programs (CLANG_TESTS)
+#
+# Every job runs even when an earlier one failed; each prints its time.
+# A sanitizer report fails its test (the ranks exit non-zero). The ASan,
+# LSan and TSan reports are also written under <build>/sanitizer-reports/,
+# UBSan's stay in the tests' output (CTest's LastTest.log keeps it for passed
+# tests too); a report found in either place fails the job, so that a finding
+# in a test that expects a failure (a killed rank, mpirun's non-zero exit)
+# is not lost.
+# Suppressions: tests/sanitizers/*.supp (one comment per entry).
+#
+# Environment: JOBS (default 2), CMAKE_BUILD_TYPE (default RelWithDebInfo).
+set -uo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT=$PWD
+JOBS=${JOBS:-2}
+BT=${CMAKE_BUILD_TYPE:-RelWithDebInfo}
+SUPP=$ROOT/tests/sanitizers
+
+# Left out under ASan because they repeat what the job runs anyway (ASan
+# makes the suite about 2.5 times slower, the checkpoint tests 7 times):
+# - the .nocma/.rndv variants of tests/mpi: the same p2p programs over the
+#   two other transport paths (the FT tests' variants stay: they are the
+#   only runs of the recovery code over those paths);
+# - coll_algs at 6, 7 and 9 ranks: 5 and 8 already take the non-power-of-two
+#   and power-of-two paths of every algorithm;
+# - four ckpt_ft CG runs that repeat a single restore already run by
+#   rs_kill_data, xor_kill_rank0 and rs_two_kills (a checksum rank, the same
+#   rank twice, a timed kill, a kill at the checkpoint's entry).
+ASAN_EXCLUDE='^(mpi\..*\.(nocma|rndv)\.np[0-9]+|coll\.coll_algs\.np[679]|ckpt_ft_cg_(rs_kill_checksum|rs_same_rank_twice|rs_timed_kill|kill_at_ckpt_entry))$'
+# Everything that runs with MPI_THREAD_MULTIPLE or threads of its own
+# (the regression tests of threading bugs are named bug_*mt*).
+TSAN_TESTS='^(mpi\.p2p_threads\.|mpi\.p2p_grequest\.mt\.|mpi\.bug_[a-z_]*mt[a-z_]*\.|comm\.comm_threads\.|unit\.shm$)'
+# The clang build is there for its warnings; running a little of it checks
+# that what clang compiled also works.
+CLANG_TESTS='^(unit\.|mpi\.[a-z_0-9]+\.np2$)'
+
+bash .ci/deps.sh || exit 1
+
+# run_ctest BUILD REGEX_INCLUDE REGEX_EXCLUDE: ctest in BUILD, then the
+# reports left in BUILD/sanitizer-reports. Status 0 only if both are clean.
+run_ctest() {
+    local build=$1 inc=$2 exc=$3 rc=0
+    local args=(--output-on-failure -j "$JOBS" --timeout 600 --no-tests=error)
+    [ -n "$inc" ] && args+=(-R "$inc")
+    [ -n "$exc" ] && args+=(-E "$exc")
+    (cd "$build" && ctest "${args[@]}") || rc=1
+    # UBSan inside the ASan runtime ignores log_path and writes to stderr:
+    # look for its reports in the output of every test, passed ones too.
+    local log=$build/Testing/Temporary/LastTest.log
+    if grep -q 'runtime error:' "$log" 2>/dev/null; then
+        echo "sanitize: UBSan reports in the tests' output ($log):" >&2
+        grep -B3 -A12 'runtime error:' "$log" | head -200 >&2
+        rc=1
+    fi
+    local reports=("$build"/sanitizer-reports/*)
+    if [ -e "${reports[0]}" ]; then
+        echo "sanitize: ${#reports[@]} sanitizer report(s) in $build/sanitizer-reports:" >&2
+        for f in "${reports[@]}"; do
+            echo "==== $f" >&2
+            cat "$f" >&2
+        done
+        rc=1
+    fi
+    return $rc
+}
+
+# configure_build BUILD [--target T...] [-- CMAKE_ARGS...]: configure and
+# build (everything, or only the targets given).
+configure_build() {
+    local build=$1 targets=()
+    shift
+    if [ "${1:-}" = --target ]; then
+        shift
+        while [ $# -gt 0 ] && [ "$1" != -- ]; do targets+=(--target "$1"); shift; done
+    fi
+    [ "${1:-}" = -- ] && shift
+    rm -rf "$build/sanitizer-reports"
+    cmake -S . -B "$build" -DCMAKE_BUILD_TYPE="$BT" "$@" >/dev/null &&
+        cmake --build "$build" -j "$JOBS" "${targets[@]}" >/dev/null || {
+        # show the errors: the quiet build printed nothing
+        cmake --build "$build" -j 1 "${targets[@]}" 2>&1 | grep -E -B2 -A8 'error|warning' | head -80
+        return 1
+    }
+    mkdir -p "$build/sanitizer-reports"
+}
+
+job_asan() {
+    local b=$ROOT/build-asan
+    configure_build "$b" -- -DFTMPI_SANITIZE=address,undefined || return 1
+    # detect_leaks: see tests/sanitizers/lsan.supp. Ranks killed by SIGKILL
+    # in the FT tests never reach the leak check, which is expected.
+    ASAN_OPTIONS="halt_on_error=1:abort_on_error=0:detect_leaks=1:log_path=$b/sanitizer-reports/asan" \
+    LSAN_OPTIONS="suppressions=$SUPP/lsan.supp:print_suppressions=0" \
+    UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
+        run_ctest "$b" "" "$ASAN_EXCLUDE"
+}
+
+# tsan_targets BUILD: the targets of the tests TSAN_TESTS selects (test
+# mpi.P.* is target mpit_P, comm.P.* commt_P, unit.N unit_N), and the
+# launcher and daemon.
+tsan_targets() {
+    echo ftmpirun ftmpid
+    (cd "$1" && ctest -N -R "$TSAN_TESTS") |
+        sed -n 's/^ *Test *#[0-9]*: *\(mpi\|comm\|unit\)\.\([a-z0-9_]*\).*/\1 \2/p' |
+        sed 's/^mpi /mpit_/; s/^comm /commt_/; s/^unit /unit_/' | sort -u
+}
+
+job_tsan() {
+    local b=$ROOT/build-tsan
+    cmake -S . -B "$b" -DCMAKE_BUILD_TYPE="$BT" -DFTMPI_SANITIZE=thread >/dev/null || return 1
+    # only what TSAN_TESTS run
+    # shellcheck disable=SC2046 # one word per target
+    configure_build "$b" --target $(tsan_targets "$b") -- -DFTMPI_SANITIZE=thread || return 1
+    TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$SUPP/tsan.supp:log_path=$b/sanitizer-reports/tsan" \
+        run_ctest "$b" "$TSAN_TESTS" ""
+}
+
+job_clang() {
+    local b=$ROOT/build-clang
+    # Debug (-O0): clang's warnings come from its front end, the same at any
+    # -O, and -O2 takes minutes on tests/coll/coll_ops.c alone
+    configure_build "$b" -- -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+        -DCMAKE_C_FLAGS=-Werror -DCMAKE_CXX_FLAGS=-Werror -DCMAKE_BUILD_TYPE=Debug || return 1
+    run_ctest "$b" "$CLANG_TESTS" ""
+}
+
+jobs=("$@")
+[ ${#jobs[@]} -eq 0 ] && jobs=(asan tsan clang)
+failed=()
+summary=()
+for j in "${jobs[@]}"; do
+    case "$j" in
+        asan|tsan|clang) ;;
+        *) echo "usage: bash .ci/sanitize.sh [asan|tsan|clang]..." >&2; exit 2 ;;
+    esac
+    echo "sanitize: job $j"
+    t0=$(date +%s)
+    if "job_$j"; then st=passed; else st=FAILED; failed+=("$j"); fi
+    summary+=("$j $st in $(( $(date +%s) - t0 )) s")
+    echo "sanitize: job ${summary[-1]}"
+done
+printf 'sanitize: %s\n' "${summary[@]}"
+[ ${#failed[@]} -eq 0 ] || { echo "sanitize: failed: ${failed[*]}" >&2; exit 1; }
