@@ -243,7 +243,7 @@ int ftiter_restore(ftiter_t *sk, double t_mpi_recovered)
         sk->need_init = sk->is_data;
     } else {
         /* agreed on every rank: too many losses, corrupt or mismatched data */
-        sk->nlost = info.nlost;
+        sk->nlost = info.bad_lost;
         sk->bad_group = info.bad_group;
         return restore_fatal(sk, drc == DCKPT_ERR_UNRECOVERABLE ? FTITER_ERR_UNRECOVERABLE
                                                                 : drc);
