@@ -166,6 +166,7 @@ static int restore_epoch(dckpt_ctx_t *ctx, int64_t *epoch_p, dckpt_restore_info_
     }
     if (committed == 0) {
         memset(ctx->lost_map, 0, ((size_t)n + 7) / 8);
+        info->nlost = n; /* every rank starts over */
         *epoch_p = 0;
         return DCKPT_ERR_NO_CHECKPOINT;
     }
