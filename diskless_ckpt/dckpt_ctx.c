@@ -170,11 +170,14 @@ static int ctx_code_init(dckpt_ctx_t *ctx)
     ctx->lost_flags = malloc(sizeof(int) * (size_t)g);
     ctx->recs_tmp = malloc(sizeof(dckpt_rec_t) * (size_t)g);
     ctx->lost_map = malloc(2 * (((size_t)ctx->nprocs + 7) / 8));
+    ctx->epoch_tab = malloc(3 * sizeof(long long) * (size_t)ctx->nprocs);
+    ctx->group_lost = malloc(sizeof(int) * (size_t)ctx->lay.ngroups);
     for (int s = 0; s < 2; s++)
         ctx->slot[s].recs = calloc((size_t)g, sizeof(dckpt_rec_t));
     if (ctx->parity_coef == NULL || ctx->iota == NULL || ctx->plan_src == NULL ||
         ctx->plan_tgt == NULL || ctx->plan_rows == NULL || ctx->crc_scratch == NULL ||
         ctx->lost_flags == NULL || ctx->recs_tmp == NULL || ctx->lost_map == NULL ||
+        ctx->epoch_tab == NULL || ctx->group_lost == NULL ||
         ctx->slot[0].recs == NULL || ctx->slot[1].recs == NULL)
         return DCKPT_ERR_NOMEM;
     for (int i = 0; i < g; i++)
@@ -203,6 +206,8 @@ static void ctx_destroy(dckpt_ctx_t *ctx)
     free(ctx->lost_flags);
     free(ctx->recs_tmp);
     free(ctx->lost_map);
+    free(ctx->epoch_tab);
+    free(ctx->group_lost);
     free(ctx->bufs);
     dckpt_store_slot_release(&ctx->slot[0]);
     dckpt_store_slot_release(&ctx->slot[1]);

@@ -104,6 +104,8 @@ struct dckpt_ctx {
     int *lost_flags;      /* group_size ints: member lost in this restore */
     dckpt_rec_t *recs_tmp; /* group_size records received in a restore */
     uint8_t *lost_map;    /* 2 x ceil(nprocs / 8): agreed and own bitmap of lost ranks */
+    long long *epoch_tab; /* 3 x nprocs: every rank's newest and oldest DONE and committed epoch */
+    int *group_lost;      /* ngroups ints: members lacking an epoch, per group */
 
     uint8_t *pool; /* pipeline buffers */
     size_t pool_cap;

@@ -4,13 +4,17 @@
  *
  *   0. rebuild the internal communicators from `comm` (a replacement's fresh
  *      context built them in dckpt_create: the same collective calls);
- *   1. agree on the lost ranks: BOR of a bitmap (ranks named by any caller,
- *      and ranks holding no checkpoint, i.e. fresh replacements);
- *   2. agree on the epoch E: the newest epoch every survivor holds DONE
- *      (MIN of each survivor's newest DONE epoch), and check that every
- *      survivor still holds E; check that no group lost more than m ranks.
- *      Both verdicts are computed from agreed values, so every rank returns
- *      the same error without more communication, and nothing is touched;
+ *   1. agree on the ranks named as failed: BOR of a bitmap (named by any caller);
+ *   2. allgather every rank's DONE epochs (none for a named rank) and
+ *      committed epoch; from that table every rank picks the same epoch E,
+ *      the newest one that no group lacks on more than m members. The lost
+ *      ranks are the ranks that lack E: named ranks, fresh replacements
+ *      (they hold nothing), and survivors whose part of E was never written
+ *      (a checkpoint interrupted in their group). Where no epoch can be
+ *      rebuilt: DCKPT_ERR_UNRECOVERABLE if any rank committed one, else a
+ *      clean start (nothing was ever committed). Every verdict is computed
+ *      from agreed values, so every rank returns the same error without more
+ *      communication, and nothing is touched;
  *   3. in each group, the lowest surviving member broadcasts the group's
  *      records of E; replacements take theirs (sizes, CRC, metadata), every
  *      data rank checks its registered buffers against them; agreement;
@@ -64,66 +68,113 @@ static void restore_forget(dckpt_ctx_t *ctx)
     ctx->epoch = 0;
 }
 
-/* Stage 1: the agreed bitmap of lost ranks into ctx->lost_map. */
+/* Stage 1: the agreed bitmap of the ranks named as failed into ctx->lost_map. */
 static int restore_lost_set(dckpt_ctx_t *ctx, int nfailed, const int *failed)
 {
     size_t nbytes = ((size_t)ctx->nprocs + 7) / 8;
     uint8_t *mine = ctx->lost_map + nbytes;
-    int64_t newest, oldest;
 
     memset(mine, 0, nbytes);
     for (int i = 0; i < nfailed; i++)
         mine[failed[i] / 8] |= (uint8_t)(1u << (failed[i] % 8));
-    dckpt_store_done_range(ctx, &newest, &oldest);
-    if (newest == 0)
-        mine[ctx->rank / 8] |= (uint8_t)(1u << (ctx->rank % 8));
     if (MPI_Allreduce(mine, ctx->lost_map, (int)nbytes, MPI_BYTE, MPI_BOR, ctx->world) !=
         MPI_SUCCESS)
         return DCKPT_ERR_MPI;
     return DCKPT_SUCCESS;
 }
 
-/* Stage 2: the epoch, and the per-group loss count. */
-static int restore_epoch(dckpt_ctx_t *ctx, int lost_self, int64_t *epoch_p,
-                         dckpt_restore_info_t *info)
+/*
+ * The ranks that do not hold epoch e DONE (from the agreed table) into
+ * ctx->lost_map; *nlost_p their number. Returns the first group where they
+ * outnumber the checksum ranks (*bad_lost_p: how many there), or -1.
+ */
+static int restore_missing(dckpt_ctx_t *ctx, long long e, int *nlost_p, int *bad_lost_p)
 {
-    int64_t newest, oldest;
-    long long v[2] = {LLONG_MAX, LLONG_MAX}, r[2];
-
-    dckpt_store_done_range(ctx, &newest, &oldest);
-    if (!lost_self && newest > 0) {
-        v[0] = newest;
-        v[1] = -oldest;
-    }
-    if (MPI_Allreduce(v, r, 2, MPI_LONG_LONG_INT, MPI_MIN, ctx->world) != MPI_SUCCESS)
-        return DCKPT_ERR_MPI;
-
-    /* losses per group (every rank computes the same from the agreed bitmap) */
-    int *per_group = calloc((size_t)ctx->lay.ngroups, sizeof(int));
-    if (per_group == NULL)
-        return DCKPT_ERR_NOMEM; /* local, before any change: the caller agrees on it */
+    const long long *tab = ctx->epoch_tab;
+    int *per_group = ctx->group_lost;
     int bad = -1;
+
+    memset(ctx->lost_map, 0, ((size_t)ctx->nprocs + 7) / 8);
+    memset(per_group, 0, sizeof(int) * (size_t)ctx->lay.ngroups);
+    *nlost_p = 0;
     for (int i = 0; i < ctx->nprocs; i++) {
-        if (!bit_get(ctx->lost_map, i))
+        if (tab[3 * i] == e || tab[3 * i + 1] == e)
             continue;
-        info->nlost++;
+        ctx->lost_map[i / 8] |= (uint8_t)(1u << (i % 8));
+        (*nlost_p)++;
         int g = restore_group_of(ctx, i);
         if (g >= 0 && ++per_group[g] > ctx->lay.m && bad < 0)
             bad = g;
     }
-    free(per_group);
-    if (r[0] == LLONG_MAX) {
-        *epoch_p = 0; /* no survivor holds any checkpoint: a clean start (see dckpt_restore) */
+    if (bad >= 0)
+        *bad_lost_p = per_group[bad];
+    return bad;
+}
+
+/*
+ * Stage 2: which epoch E. Every rank contributes the epochs it holds DONE
+ * (none when it was named as failed) and its committed epoch; from the same
+ * gathered table every rank picks the same E: the newest epoch that every
+ * group can rebuild, i.e. that no more than m members of any group lack. The
+ * ranks that lack E - fresh replacements, and survivors whose part of E was
+ * never written (a checkpoint interrupted in their group) - become the lost
+ * ranks of ctx->lost_map: their state is decoded. Where no epoch can be
+ * rebuilt: if some rank committed one, data are lost
+ * (DCKPT_ERR_UNRECOVERABLE); if none did, the failure came before the first
+ * checkpoint completed: a clean start (DCKPT_ERR_NO_CHECKPOINT, *epoch_p 0).
+ */
+static int restore_epoch(dckpt_ctx_t *ctx, int64_t *epoch_p, dckpt_restore_info_t *info)
+{
+    int64_t newest, oldest;
+    long long mine[3] = {0, 0, 0}, committed = 0, cand = LLONG_MAX, best = 0;
+    const long long *tab = ctx->epoch_tab;
+    int n = ctx->nprocs, nlost = 0, bad_lost = 0;
+
+    dckpt_store_done_range(ctx, &newest, &oldest);
+    if (!bit_get(ctx->lost_map, ctx->rank)) {
+        mine[0] = newest;
+        mine[1] = oldest;
+        mine[2] = ctx->epoch;
+    }
+    if (MPI_Allgather(mine, 3, MPI_LONG_LONG_INT, ctx->epoch_tab, 3, MPI_LONG_LONG_INT,
+                      ctx->world) != MPI_SUCCESS)
+        return DCKPT_ERR_MPI;
+
+    for (int i = 0; i < n; i++)
+        if (tab[3 * i + 2] > committed)
+            committed = tab[3 * i + 2];
+    for (;;) {
+        /* the next candidate: the newest epoch held anywhere, below the last one */
+        long long e = 0;
+        for (int i = 0; i < 2 * n; i++) {
+            long long v = tab[3 * (i / 2) + i % 2];
+            if (v > 0 && v < cand && v > e)
+                e = v;
+        }
+        if (e == 0)
+            break;
+        cand = e;
+        if (restore_missing(ctx, e, &nlost, &bad_lost) < 0) {
+            best = e;
+            break;
+        }
+    }
+    if (best > 0) {
+        info->nlost = nlost;
+        *epoch_p = best;
+        return DCKPT_SUCCESS;
+    }
+    if (committed == 0) {
+        memset(ctx->lost_map, 0, ((size_t)n + 7) / 8);
+        info->nlost = n; /* every rank starts over */
+        *epoch_p = 0;
         return DCKPT_ERR_NO_CHECKPOINT;
     }
-    if (bad >= 0) {
-        info->bad_group = bad;
-        return DCKPT_ERR_UNRECOVERABLE;
-    }
-    if (-r[1] > r[0])
-        return DCKPT_ERR_NO_CHECKPOINT; /* a survivor no longer holds epoch r[0] */
-    *epoch_p = r[0];
-    return DCKPT_SUCCESS;
+    info->bad_group = restore_missing(ctx, committed, &info->nlost, &info->bad_lost);
+    if (info->bad_group < 0)
+        info->bad_group = 0; /* not reached: the committed epoch was a candidate */
+    (void)bad_lost;
+    return DCKPT_ERR_UNRECOVERABLE;
 }
 
 /* Registered buffers against a data rank's record of E. */
@@ -304,20 +355,16 @@ int dckpt_restore(dckpt_ctx_t *ctx, MPI_Comm comm, int nfailed, const int *faile
     }
     ctx->fresh = 0;
 
-    /* 1. who is lost */
+    /* 1. the ranks named as failed */
     if ((rc = restore_lost_set(ctx, nfailed, failed)) != DCKPT_SUCCESS)
         return rc;
-    int lost_self = bit_get(ctx->lost_map, ctx->rank);
-    info->lost_self = lost_self;
-    if (lost_self)
-        restore_forget(ctx);
 
-    /* 2. which epoch; too many losses */
+    /* 2. which epoch, and who lacks it (the lost ranks); too many losses */
     int64_t epoch = -1;
-    rc = restore_epoch(ctx, lost_self, &epoch, info);
+    rc = restore_epoch(ctx, &epoch, info);
     if (rc == DCKPT_ERR_NO_CHECKPOINT && epoch == 0) {
-        /* Nobody holds an epoch (a failure before the first checkpoint
-           committed anywhere): no rank has committed one, so every rank's
+        /* No epoch can be rebuilt and no surviving rank committed one (a
+           failure before the first checkpoint committed), so every rank's
            next epoch is 1. Drop half-written halves and accept checkpoints
            again, so that the application can start over (agreed values:
            the same on every rank). */
@@ -329,8 +376,12 @@ int dckpt_restore(dckpt_ctx_t *ctx, MPI_Comm comm, int nfailed, const int *faile
         ctx->needs_restore = 0;
         return rc;
     }
-    if (rc == DCKPT_ERR_MPI || rc == DCKPT_ERR_NO_CHECKPOINT || rc == DCKPT_ERR_UNRECOVERABLE)
-        return rc; /* agreed values: the same on every rank */
+    if (rc != DCKPT_SUCCESS)
+        return rc; /* agreed values (or DCKPT_ERR_MPI): the same on every rank */
+    int lost_self = bit_get(ctx->lost_map, ctx->rank);
+    info->lost_self = lost_self;
+    if (lost_self)
+        restore_forget(ctx);
 
     /* 3. records of E; local checks; agreement. From here on state changes. */
     ctx->needs_restore = 1; /* until this restore succeeds */

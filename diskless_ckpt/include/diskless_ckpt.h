@@ -28,10 +28,11 @@
  * A checkpoint writes into the inactive half of a double buffer and switches
  * only once every rank of the communicator has its part complete; a failure
  * during a checkpoint leaves the previous epoch intact. dckpt_restore()
- * returns the NEWEST epoch that every surviving rank holds complete: this is
- * the last epoch whose dckpt_checkpoint() returned DCKPT_SUCCESS on any rank,
- * or, if a failure interrupted the commit step of the next checkpoint after
- * every survivor had finished its part, that next epoch. The epoch number and
+ * returns the NEWEST epoch that every group can rebuild (no group lacks it
+ * on more than m members, the dead included): this is the last epoch whose
+ * dckpt_checkpoint() returned DCKPT_SUCCESS on any rank, or, if a failure
+ * interrupted the commit step of the next checkpoint after the groups had
+ * finished their parts, that next epoch. The epoch number and
  * the application's metadata blob (e.g. the iteration count) come back in
  * dckpt_restore_info_t, so the application knows where to resume.
  *
@@ -65,7 +66,7 @@ enum {
     DCKPT_ERR_NOMEM = -2,         /* out of memory */
     DCKPT_ERR_MPI = -3,           /* an MPI call failed (e.g. a process failed): recover, then dckpt_restore */
     DCKPT_ERR_STATE = -4,         /* call not allowed now (see the function) */
-    DCKPT_ERR_NO_CHECKPOINT = -5, /* restore: no checkpoint epoch is held by every survivor */
+    DCKPT_ERR_NO_CHECKPOINT = -5, /* restore: no checkpoint epoch was committed: start over */
     DCKPT_ERR_UNRECOVERABLE = -6, /* restore: more than m ranks lost in one group */
     DCKPT_ERR_MISMATCH = -7,      /* restore: registered buffers or communicator differ from the checkpoint */
     DCKPT_ERR_CORRUPT = -8        /* restore: data failed its CRC check */
@@ -110,6 +111,7 @@ typedef struct dckpt_restore_info {
     int nlost;                            /* ranks whose state was rebuilt by decoding, all groups */
     int lost_self;                        /* 1 if this rank's state was rebuilt by decoding */
     int bad_group;                        /* on DCKPT_ERR_UNRECOVERABLE: a group that lost too many; else -1 */
+    int bad_lost;                         /* on DCKPT_ERR_UNRECOVERABLE: how many members bad_group lost */
     size_t meta_len;                      /* length of meta */
     unsigned char meta[DCKPT_META_MAX];   /* this rank's blob given to dckpt_checkpoint for `epoch` */
 } dckpt_restore_info_t;
@@ -201,16 +203,21 @@ const char *dckpt_strerror(int code);
 int dckpt_checkpoint(dckpt_ctx_t *ctx, const void *meta, size_t meta_len, int64_t *epoch_p);
 
 /*
- * Roll every rank back to the newest epoch that all survivors hold
+ * Roll every rank back to the newest epoch E that every group can rebuild
  * (collective over `comm`, which must have the size and rank order of the
  * communicator given to dckpt_create: after a REBUILD recovery, pass
  * MPI_COMM_WORLD or the re-created communicator).
  *
- * Lost ranks are the union of: the ranks listed in failed[0..nfailed-1] by
- * any caller, and the ranks whose context holds no checkpoint (a replacement
- * with a fresh context). Survivors may therefore pass 0, NULL after a real
- * failure; tests that only simulate a failure list the "failed" ranks, whose
- * stored state is then discarded as if they had died.
+ * Lost ranks are the ranks that lack E: the ranks listed in
+ * failed[0..nfailed-1] by any caller, the ranks whose context holds no
+ * checkpoint (a replacement with a fresh context, or one killed again before
+ * its restore completed: one lost rank however often it failed), and
+ * survivors whose part of E was never written (a checkpoint interrupted in
+ * their group). Survivors may therefore pass 0, NULL after a real failure;
+ * tests that only simulate a failure list the "failed" ranks, whose stored
+ * state is then discarded as if they had died. More than m lost ranks in a
+ * group for every epoch held: DCKPT_ERR_UNRECOVERABLE if any survivor had
+ * committed an epoch, else DCKPT_ERR_NO_CHECKPOINT (below).
  *
  * Survivors get their registered buffers overwritten with their state of that
  * epoch; lost data ranks get theirs decoded into their registered buffers;
@@ -218,9 +225,10 @@ int dckpt_checkpoint(dckpt_ctx_t *ctx, const void *meta, size_t meta_len, int64_
  * says which epoch and returns the metadata blob. The context's internal
  * communicators are rebuilt from `comm` (get dckpt_data_comm() again).
  * A restore that fails on an MPI error may be repeated after recovery.
- * DCKPT_ERR_NO_CHECKPOINT because no survivor holds any epoch (a failure
- * before the first checkpoint committed) leaves the context ready for new
- * checkpoints (epoch 1 next): start the application over.
+ * DCKPT_ERR_NO_CHECKPOINT because no epoch can be rebuilt and no survivor
+ * committed one (a failure before the first checkpoint committed, in any
+ * group) leaves the context ready for new checkpoints (epoch 1 next): start
+ * the application over.
  */
 int dckpt_restore(dckpt_ctx_t *ctx, MPI_Comm comm, int nfailed, const int *failed,
                   dckpt_restore_info_t *info);

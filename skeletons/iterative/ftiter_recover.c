@@ -212,6 +212,7 @@ int ftiter_restore(ftiter_t *sk, double t_mpi_recovered)
     sk->rounds++;
     if (ftiter_ctl_build(sk) != MPI_SUCCESS)
         return restore_again(sk);
+    ftiter_fault_point("restore", 1);
     int rc = restore_context(sk);
     if (rc == FTITER_RESTORE_AGAIN)
         return restore_again(sk);
@@ -222,6 +223,7 @@ int ftiter_restore(ftiter_t *sk, double t_mpi_recovered)
     double t0 = ftiter_now();
     int drc = dckpt_restore(sk->ckpt, sk->ctl, 0, NULL, &info);
     double call_s = ftiter_now() - t0;
+    ftiter_fault_point("restore", 2);
     int status = 0;
     if (drc == DCKPT_ERR_MPI)
         return restore_again(sk);
@@ -243,7 +245,7 @@ int ftiter_restore(ftiter_t *sk, double t_mpi_recovered)
         sk->need_init = sk->is_data;
     } else {
         /* agreed on every rank: too many losses, corrupt or mismatched data */
-        sk->nlost = info.nlost;
+        sk->nlost = info.bad_lost;
         sk->bad_group = info.bad_group;
         return restore_fatal(sk, drc == DCKPT_ERR_UNRECOVERABLE ? FTITER_ERR_UNRECOVERABLE
                                                                 : drc);
@@ -256,6 +258,7 @@ int ftiter_restore(ftiter_t *sk, double t_mpi_recovered)
         if (rc < 0 && status == 0)
             status = FTITER_ERR_APP;
     }
+    ftiter_fault_point("restore", 3);
     if (record_agree(sk, t_mpi_recovered, call_s, &status) != MPI_SUCCESS)
         return restore_again(sk);
     if (status != 0)

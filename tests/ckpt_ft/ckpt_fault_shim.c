@@ -8,6 +8,7 @@
  *   FTMPI_Fault_point("encode_send", n)  the n-th chunk this rank sends while encoding
  *   FTMPI_Fault_point("encode_recv", n)  the n-th chunk receive it posts while encoding
  *   FTMPI_Fault_point("decode_send", n)  the n-th chunk it sends while decoding (a restore)
+ *   FTMPI_Fault_point("encode_done", n)  the n-th checkpoint step 3 it completed (below)
  *
  * so that `ftmpirun --kill-at encode_send=12@3` kills rank 3 in the middle
  * of a checkpoint, and `--kill-at decode_send=1@4` kills rank 4 in the
@@ -37,4 +38,22 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     if (tag == SHIM_TAG_ENCODE)
         FTMPI_Fault_point("encode_recv", ++shim_enc_recv);
     return PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
+}
+
+/*
+ * FTMPI_Fault_point("encode_done", n): the n-th time this rank returns from
+ * a checkpoint's step 3 (the group's exchange of CRCs and statuses: an
+ * MPI_Allgather of 2 MPI_INT per rank, the only one in the library), i.e.
+ * when its part of the epoch is complete and the commit has not begun.
+ * Whether the other members' exchange completes too is up to the timing.
+ */
+static long shim_enc_done;
+
+int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    int rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    if (rc == MPI_SUCCESS && sendcount == 2 && sendtype == MPI_INT)
+        FTMPI_Fault_point("encode_done", ++shim_enc_done);
+    return rc;
 }
