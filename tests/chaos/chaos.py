@@ -162,7 +162,8 @@ class Campaign:
                "logs": logdir if keep else "", "replay": replay}
         say("[%s] %s %s np%d %s/%s %s%s -> %s (%.2f s)%s" % (
             name, w.name, kills.kind, cfg.np, cfg.mode, cfg.msg, kills.describe(),
-            (" " + envs) if envs else "", cls, res.wall,
+            "".join(" %s=%s" % kv for kv in sorted(env.items()) if not kv[0].startswith("FT_")),
+            cls, res.wall,
             "" if cls == "ok" else ": " + detail))
         return row
 
@@ -204,7 +205,13 @@ def main():
     ap.add_argument("--keep-all", action="store_true", help="keep the logs of passing trials too")
     ap.add_argument("--ci", action="store_true",
                     help="exit 1 if any trial hung, gave a wrong answer or an undocumented error")
+    ap.add_argument("--summarize", default=None, metavar="CSV",
+                    help="print the summary of an existing CSV and exit")
     a = ap.parse_args()
+    if a.summarize:
+        say(chaos_report.summary(chaos_report.load(a.summarize),
+                                 extra=["- CSV: %s" % a.summarize, ""]))
+        return 0
     allowed = set()
     for n in filter(None, a.workloads.split(",")):
         try:

@@ -31,6 +31,12 @@ def load(path):
         return list(csv.DictReader(f))
 
 
+def _transport(env):
+    """The transport variant of a trial (its FTMPI_ variables), or 'default'."""
+    v = [e for e in env.split() if e.startswith("FTMPI_")]
+    return " ".join(v) if v else "default"
+
+
 def summary(rows, title="chaos campaign", extra=()):
     """Markdown: counts per class, per workload, and the distinct failure signatures."""
     out = ["# %s" % title, ""]
@@ -64,12 +70,13 @@ def summary(rows, title="chaos campaign", extra=()):
             out.append("none")
             out.append("")
             continue
-        out.append("| class | count | signature | workloads | example replay | example kills |")
-        out.append("|---|---|---|---|---|---|")
+        out.append("| class | count | signature | workloads | environments | example replay | example kills |")
+        out.append("|---|---|---|---|---|---|---|")
         for (c, d), rs in sorted(sig.items(), key=lambda kv: (-len(kv[1]), kv[0])):
             ws = ",".join(sorted(set("%s/%s" % (r["workload"], r["mode"]) for r in rs)))
+            envs = ",".join(sorted(set(_transport(r["env"]) for r in rs)))
             ex = rs[0]
-            out.append("| %s | %d | `%s` | %s | `%s` | `%s` |" % (
-                c, len(rs), d.replace("|", "\\|"), ws, ex["replay"], ex["kills"]))
+            out.append("| %s | %d | `%s` | %s | %s | `%s` | `%s` |" % (
+                c, len(rs), d.replace("|", "\\|"), ws, envs, ex["replay"], ex["kills"]))
         out.append("")
     return "\n".join(out) + "\n"

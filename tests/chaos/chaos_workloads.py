@@ -268,6 +268,8 @@ MODES_VARIANTS = {  # ft_modes argument -> (comm mode, recovery mode)
 
 def self_kills(rng, cfg, ref):
     k = Kills("self")
+    if cfg.w.name == "ft_modes":
+        k.notes.append("ft_modes " + cfg.args)
     for name, v in sorted(cfg.env.items()):
         if name.startswith("FT_"):
             k.notes.append("%s=%s" % (name, v))
@@ -318,8 +320,8 @@ def find(name):
 
 def draw_workload(seed, allowed):
     rng = random.Random(seed)
-    w = _weighted(rng, [(w.name, w.weight) for w in WORKLOADS])
-    return rng, find(w) if (not allowed or w in allowed) else None
+    w = find(_weighted(rng, [(w.name, w.weight) for w in WORKLOADS]))
+    return rng, w if (not allowed or w in allowed) else None
 
 
 def draw_config(rng, w):
