@@ -123,7 +123,7 @@ class Campaign:
     # -------------------------------------------------------------- one trial
 
     def trial(self, i, seed, rng, w, ff_override=None, tag=""):
-        cfg = cw.draw_config(rng, w)
+        cfg = cw.draw_config(rng, w, self.a.transports == "all")
         ref = self.ref(cfg, ff_override)
         kills = w.planner(rng, cfg, ref)
         name = "%04d-%d%s" % (i, seed, tag)
@@ -142,8 +142,9 @@ class Campaign:
         cls, detail = chaos_check.classify(cfg, kills, ref, res)
         fired = sum(1 for e in res.events if e.get("event") == "kill")
         failures = sum(1 for e in res.events if e.get("event") == "proc_failed")
-        replay = "tests/chaos/chaos.sh --build %s --replay %d --ff-time %.3f" % (
-            self.a.build, seed, ref.ff_time)
+        replay = "tests/chaos/chaos.sh --build %s --replay %d --ff-time %.3f%s" % (
+            self.a.build, seed, ref.ff_time,
+            "" if self.a.transports == "all" else " --transports " + self.a.transports)
         with open(os.path.join(logdir, "scenario.json"), "w") as f:
             json.dump({"seed": seed, "workload": w.name, "np": cfg.np, "mode": cfg.mode,
                        "msg": cfg.msg, "launcher": cfg.launcher, "env": env,
@@ -200,6 +201,9 @@ def main():
     ap.add_argument("--repeat", type=int, default=1, help="with --replay: run it this many times")
     ap.add_argument("--ff-time", type=float, default=None,
                     help="with --replay: the failure-free time the trial was drawn with (CSV ff_s)")
+    ap.add_argument("--transports", choices=["all", "default"], default="all",
+                    help="all: 15%% of trials with FTMPI_NO_CMA=1, 15%% with FTMPI_EAGER_LIMIT=0; "
+                         "default: the default transport only")
     ap.add_argument("--hang-factor", type=float, default=10.0)
     ap.add_argument("--hang-floor", type=float, default=6.0)
     ap.add_argument("--keep-all", action="store_true", help="keep the logs of passing trials too")

@@ -324,7 +324,7 @@ def draw_workload(seed, allowed):
     return rng, w if (not allowed or w in allowed) else None
 
 
-def draw_config(rng, w):
+def draw_config(rng, w, transports=True):
     np = rng.choice(w.np)
     launcher = []
     env = {}
@@ -348,9 +348,9 @@ def draw_config(rng, w):
     if w.env_draw:
         env.update(w.env_draw(rng, cfg))
     if w.transports:
-        x = rng.random()
-        if x < 0.15:
+        x = rng.random()   # drawn always, so that a seed means the same trial either way
+        if transports and x < 0.15:
             env["FTMPI_NO_CMA"] = "1"
-        elif x < 0.3:
+        elif transports and x < 0.3:
             env["FTMPI_EAGER_LIMIT"] = "0"
     return cfg
