@@ -20,6 +20,7 @@ import os
 import random
 import shlex
 import shutil
+import signal
 import sys
 import time
 
@@ -173,6 +174,10 @@ def say(s):
     print(s, flush=True)
 
 
+def _interrupted(signum, frame):
+    raise KeyboardInterrupt
+
+
 def trial_seed(seed, i, k):
     return random.Random("%d:%d:%d" % (seed, i, k)).randrange(1, 2 ** 31)
 
@@ -183,6 +188,26 @@ def loadavg():
             return " ".join(f.read().split()[:3])
     except OSError:
         return "?"
+
+
+def resign(rows):
+    """Signatures computed again from the saved logs (by this version's rules)."""
+    for r in rows:
+        d = r.get("logs")
+        if not d or not os.path.isdir(d):
+            continue
+        if r["class"] == "hang":
+            bts = {}
+            for f in os.listdir(d):
+                if f.startswith("bt."):
+                    with open(os.path.join(d, f), errors="replace") as fh:
+                        bts[f] = fh.read()
+            r["detail"] = chaos_check.hang_signature(bts)
+        elif r["class"] == "error-exit" and "left behind" not in r["detail"]:
+            with open(os.path.join(d, "stdout"), errors="replace") as o, \
+                    open(os.path.join(d, "stderr"), errors="replace") as e:
+                r["detail"] = chaos_check.error_signature(r["exit_code"], o.read(), e.read())
+    return rows
 
 
 def main():
@@ -212,8 +237,10 @@ def main():
     ap.add_argument("--summarize", default=None, metavar="CSV",
                     help="print the summary of an existing CSV and exit")
     a = ap.parse_args()
+    signal.signal(signal.SIGTERM, _interrupted)
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # also when started in the background
     if a.summarize:
-        say(chaos_report.summary(chaos_report.load(a.summarize),
+        say(chaos_report.summary(resign(chaos_report.load(a.summarize)),
                                  extra=["- CSV: %s" % a.summarize, ""]))
         return 0
     allowed = set()

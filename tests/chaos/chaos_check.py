@@ -13,6 +13,9 @@ Classes: ok, wrong-answer, hang, error-exit, documented-exit.
                    - "not recovered": a failure the job could not recover because it was
                      ending (REBUILD: the launcher replaced nobody for it; other modes:
                      the answer was already complete and right)
+                   - "killed after MPI_Finalize": the answer is complete and right, and
+                     every process that ended by a signal or a non-zero code had
+                     finalized (runtime.md: not a failure, but the status says it)
                    - ft_modes under --recovery=none (the failure stays unrecovered)
   error-exit       any other non-zero exit, or processes left behind
 """
@@ -132,7 +135,8 @@ _ERR = re.compile(r"error|fail|unrecoverable|abort|cannot|not recovered|timed ou
 
 def error_signature(rc, stdout, stderr):
     lines = [l for l in (stderr + "\n" + stdout).splitlines() if l.strip()]
-    app = [l for l in lines if not l.startswith("ftmpirun:") and _ERR.search(l)]
+    app = [l for l in lines if not l.startswith("ftmpirun:") and _ERR.search(l)
+           and not l.startswith("ftmpi: MPI_Abort called")]
     own = [l for l in lines if l.startswith("ftmpirun:")]
     pick = app[-1] if app else (own[0] if own else (lines[-1] if lines else "(no output)"))
     return "exit %s: %s" % (rc, _norm(pick))
@@ -146,6 +150,14 @@ def unreplaced_failure(events):
                 if e.get("event") == "replaced"}
     return any((e.get("rank"), e.get("incarnation")) not in replaced
                for e in events if e.get("event") == "proc_failed")
+
+
+def killed_after_finalize(events):
+    """Every process that ended badly had finalized (runtime.md: not a failure, but
+    the exit status says it)."""
+    bad = [e for e in events if e.get("event") == "proc_exit"
+           and (e.get("signal") or e.get("exit_code"))]
+    return bool(bad) and all(e.get("finalized") for e in bad)
 
 
 def classify(cfg, kills, ref, res):
@@ -175,6 +187,8 @@ def classify(cfg, kills, ref, res):
         return "documented-exit", "unrecoverable: more failures than checksum ranks"
     if kills.master and "the master (launch rank 0) failed" in out and how != "differs":
         return "documented-exit", "master lost"
+    if how == "match" and killed_after_finalize(res.events):
+        return "documented-exit", "killed after MPI_Finalize"
     if "not recovered" in res.stderr and (
             how == "match" or (cfg.mode == "rebuild" and unreplaced_failure(res.events))):
         return "documented-exit", "failure not recovered: the job was ending"

@@ -150,7 +150,17 @@ def run(argv, env_extra, hang_s, logdir, mark):
         try:
             res.rc = p.wait(timeout=hang_s)
             res.wall = time.monotonic() - t0
-        except subprocess.TimeoutExpired:
+        except BaseException as e:
+            if isinstance(e, subprocess.TimeoutExpired):
+                pass
+            else:               # interrupted: take the job down with us
+                _kill_group(p.pid)
+                for pid in children(p.pid):
+                    _kill_group(pid)
+                p.wait()
+                sweep_leftovers(mark)
+                raise
+        if res.rc is None:
             res.wall = time.monotonic() - t0
             res.hung = True
             # every rank: a child of mpirun (replacements too)

@@ -93,6 +93,12 @@ def classification():
         (sw, kills(master=False), Res(1, "0.1 1\n", master), "error-exit"),
         (sw, kills(), Res(137, lines, "ftmpirun: rank 2 ...; not recovered\n"), "documented-exit"),
         (sw, kills(), Res(137, "0.1 1\n", "ftmpirun: rank 2 ...; not recovered\n"), "error-exit"),
+        (sw, kills(), Res(137, lines, "ftmpirun: rank 3 (pid 1, host vm) killed by signal 9\n",
+                          events=[{"event": "proc_exit", "rank": 3, "signal": 9,
+                                   "finalized": True}]), "documented-exit"),
+        (sw, kills(), Res(137, lines, "ftmpirun: rank 3 (pid 1, host vm) killed by signal 9\n",
+                          events=[{"event": "proc_exit", "rank": 3, "signal": 9,
+                                   "finalized": False}]), "error-exit"),
     ]
     fi = cfg_of("ft_idiom", mode="shrink")
     none = cfg_of("ft_modes", mode="shrink", expect_fail=True)
