@@ -153,11 +153,19 @@ def unreplaced_failure(events):
 
 
 def killed_after_finalize(events):
-    """Every process that ended badly had finalized (runtime.md: not a failure, but
-    the exit status says it)."""
-    bad = [e for e in events if e.get("event") == "proc_exit"
-           and (e.get("signal") or e.get("exit_code"))]
-    return bool(bad) and all(e.get("finalized") for e in bad)
+    """A process ended badly after it had finalized (runtime.md: not a failure, but
+    the exit status says it), and every other that ended badly before finalizing
+    was recovered by a later round."""
+    late, unrecovered = False, False
+    for i, e in enumerate(events):
+        if e.get("event") != "proc_exit" or not (e.get("signal") or e.get("exit_code")):
+            continue
+        if e.get("finalized"):
+            late = True
+        elif not any(f.get("event") == "recovery_end" and e.get("rank") in f.get("failed", [])
+                     for f in events[i + 1:]):
+            unrecovered = True
+    return late and not unrecovered
 
 
 def classify(cfg, kills, ref, res):

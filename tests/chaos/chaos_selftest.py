@@ -99,6 +99,18 @@ def classification():
         (sw, kills(), Res(137, lines, "ftmpirun: rank 3 (pid 1, host vm) killed by signal 9\n",
                           events=[{"event": "proc_exit", "rank": 3, "signal": 9,
                                    "finalized": False}]), "error-exit"),
+        (sw, kills(), Res(137, lines, "ftmpirun: rank 3 (pid 1, host vm) killed by signal 9\n",
+                          events=[{"event": "proc_exit", "rank": 1, "signal": 9,
+                                   "finalized": False},
+                                  {"event": "recovery_end", "failed": [1]},
+                                  {"event": "proc_exit", "rank": 3, "signal": 9,
+                                   "finalized": True}]), "documented-exit"),
+        (sw, kills(), Res(137, lines, "ftmpirun: rank 3 (pid 1, host vm) killed by signal 9\n",
+                          events=[{"event": "recovery_end", "failed": [1]},
+                                  {"event": "proc_exit", "rank": 1, "signal": 9,
+                                   "finalized": False},
+                                  {"event": "proc_exit", "rank": 3, "signal": 9,
+                                   "finalized": True}]), "error-exit"),
     ]
     fi = cfg_of("ft_idiom", mode="shrink")
     none = cfg_of("ft_modes", mode="shrink", expect_fail=True)
