@@ -134,6 +134,32 @@ def read_events(path):
     return ev
 
 
+def _wait(p, res, hang_s, t0, logdir):
+    """Wait for the job; past hang_s, save every rank's stacks and kill it."""
+    try:
+        res.rc = p.wait(timeout=hang_s)
+        res.wall = time.monotonic() - t0
+        return
+    except subprocess.TimeoutExpired:
+        pass
+    res.wall = time.monotonic() - t0
+    res.hung = True
+    ranks = children(p.pid)   # every rank is a child of mpirun (replacements too)
+    for pid in ranks:
+        label = _rank_label(pid)
+        bt = backtrace(pid)
+        res.backtraces[label] = bt
+        with open(os.path.join(logdir, "bt.%s.txt" % label.replace(" ", "_")), "w") as f:
+            f.write(bt)
+    _kill_group(p.pid)
+    for pid in ranks:
+        _kill_group(pid)
+    try:
+        res.rc = p.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        res.rc = None
+
+
 def run(argv, env_extra, hang_s, logdir, mark):
     """Run argv (an mpirun command); hang_s: seconds after which it is a hang."""
     os.makedirs(logdir, exist_ok=True)
@@ -148,36 +174,15 @@ def run(argv, env_extra, hang_s, logdir, mark):
         p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
                              env=env, start_new_session=True)
         try:
-            res.rc = p.wait(timeout=hang_s)
-            res.wall = time.monotonic() - t0
-        except BaseException as e:
-            if isinstance(e, subprocess.TimeoutExpired):
-                pass
-            else:               # interrupted: take the job down with us
-                _kill_group(p.pid)
-                for pid in children(p.pid):
-                    _kill_group(pid)
-                p.wait()
-                sweep_leftovers(mark)
-                raise
-        if res.rc is None:
-            res.wall = time.monotonic() - t0
-            res.hung = True
-            # every rank: a child of mpirun (replacements too)
-            ranks = [c for c in children(p.pid)]
-            for pid in ranks:
-                label = _rank_label(pid)
-                bt = backtrace(pid)
-                res.backtraces[label] = bt
-                with open(os.path.join(logdir, "bt.%s.txt" % label.replace(" ", "_")), "w") as f:
-                    f.write(bt)
+            _wait(p, res, hang_s, t0, logdir)
+        except BaseException:
+            # interrupted (SIGINT/SIGTERM), even while gdb runs: take the job down too
             _kill_group(p.pid)
-            for pid in ranks:
+            for pid in marked_pids(mark):
                 _kill_group(pid)
-            try:
-                res.rc = p.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                res.rc = None
+            p.wait()
+            sweep_leftovers(mark)
+            raise
     res.leftover = sweep_leftovers(mark)
     with open(out_p, "rb") as f:
         res.stdout = f.read().decode(errors="replace")
