@@ -87,7 +87,9 @@ def main_thread_frames(bt):
     for line in main.splitlines():
         m = _FRAME.match(line.strip())
         if m:
-            names.append(m.group(1))
+            # an inlined MPI entry shows as its implementation with fname="MPI_X"
+            api = re.search(r'fname=[^,]*"(MPI_\w+)"', line)
+            names.append(api.group(1) if api else m.group(1))
     return names
 
 
