@@ -190,11 +190,15 @@ def loadavg():
         return "?"
 
 
-def resign(rows):
-    """Signatures computed again from the saved logs (by this version's rules)."""
+def resign(rows, csv_path):
+    """Signatures computed again from the saved logs (by this version's rules); the
+    logs are looked for next to the CSV (a results directory may have been moved)."""
     for r in rows:
-        d = r.get("logs")
-        if not d or not os.path.isdir(d):
+        if not r.get("logs"):
+            continue
+        d = os.path.join(os.path.dirname(os.path.abspath(csv_path)), "logs",
+                         os.path.basename(r["logs"]))
+        if not os.path.isdir(d):
             continue
         if r["class"] == "hang":
             bts = {}
@@ -240,7 +244,7 @@ def main():
     signal.signal(signal.SIGTERM, _interrupted)
     signal.signal(signal.SIGINT, signal.default_int_handler)  # also when started in the background
     if a.summarize:
-        say(chaos_report.summary(resign(chaos_report.load(a.summarize)),
+        say(chaos_report.summary(resign(chaos_report.load(a.summarize), a.summarize),
                                  extra=["- CSV: %s" % a.summarize, ""]))
         return 0
     allowed = set()
