@@ -16,12 +16,18 @@ void stream_add(req_t *r)
     list_add_tail(&streams, &r->link);
 }
 
+/* Bytes one stream may write per poll: a long stream neither starves the
+ * other streams nor delays the failure events that the next poll handles
+ * (with a reader draining on another core, the ring never fills). */
+#define STREAM_POLL_BYTES (1u << 20)
+
 static int stream_one(req_t *r)
 {
     int slot = ftg.slot_of_world[r->peer_world];
     size_t frag = shm_self.max_record - sizeof(pkt_t);
     int n = 0;
-    while (r->sent < r->bytes) {
+    size_t budget = STREAM_POLL_BYTES;
+    while (r->sent < r->bytes && budget > 0) {
         size_t k = r->bytes - r->sent < frag ? r->bytes - r->sent : frag;
         char *dst = shm_send_reserve(&shm_self, (uint32_t)slot, sizeof(pkt_t) + k);
         if (!dst)
@@ -38,6 +44,7 @@ static int stream_one(req_t *r)
             dt_pack(r->dt, (size_t)r->count, r->buf, r->sent, dst + sizeof(p), k);
         shm_send_commit(&shm_self, (uint32_t)slot, sizeof(pkt_t) + k);
         r->sent += k;
+        budget = k < budget ? budget - k : 0;
         n++;
     }
     return n;
