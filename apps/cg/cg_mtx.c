@@ -217,7 +217,8 @@ int cg_matrix_mtx(cg_matrix_t *A, const char *path, int p, int r, char *err, siz
         if (m.symmetric && i != j && j >= A->row0 && j < end && mtx_push(&e, &ne, &cap, j, i, v))
             goto nomem;
     }
-    qsort(e, ne, sizeof(*e), cmp_entry);
+    if (ne)
+        qsort(e, ne, sizeof(*e), cmp_entry); /* e is NULL when this rank has no entry */
     A->rowptr = calloc((size_t)A->nloc + 1, sizeof(int64_t));
     A->gcol = malloc(sizeof(int64_t) * ne + 1);
     A->val = malloc(sizeof(double) * ne + 1);
