@@ -22,8 +22,8 @@ static const char *const class_strings[] = {
     [MPI_ERR_TRUNCATE] = "MPI_ERR_TRUNCATE: message truncated on receive",
     /* FT-MPI reports a process failure with this very code, but other errors
        have the class too (FTMPI_ERROR_FAILURE's code names the failed ranks) */
-    [MPI_ERR_OTHER] = "MPI_ERR_OTHER: known error not in this list "
-                      "(outside ABORT mode also: a process failed)",
+    [MPI_ERR_OTHER] =
+        "MPI_ERR_OTHER: known error not in this list (outside ABORT mode also: a process failed)",
     [MPI_ERR_INTERN] = "MPI_ERR_INTERN: internal MPI (implementation) error",
     [MPI_ERR_IN_STATUS] = "MPI_ERR_IN_STATUS: error code is in status",
     [MPI_ERR_PENDING] = "MPI_ERR_PENDING: pending request",
