@@ -72,6 +72,15 @@ static int finish(void)
     return fails ? 1 : 0;
 }
 
+/* The victim: killed at the fault point `die` (mpirun --kill-at die@RANK).
+ * Returning from it is a failure of the test. */
+static int die(void)
+{
+    FTMPI_Fault_point("die", 1);
+    CHECK(0, "still alive after the fault point");
+    return finish();
+}
+
 /* The survivors' recovering dup: it must succeed and report `nfailed`. */
 static void recover(int nfailed)
 {
@@ -115,9 +124,7 @@ static int dup_meets_failure(void)
         /* ranks 0-2 are inside their dup when the failure happens */
         MPI_Recv(&x, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         usleep(200000);
-        FTMPI_Fault_point("die", 1);
-        CHECK(0, "still alive after the fault point");
-        return finish();
+        return die();
     }
     if (rank == 0)
         MPI_Send(&x, 1, MPI_INT, victim, 1, MPI_COMM_WORLD);
@@ -134,11 +141,8 @@ static int blocked(int coll)
     MPI_Comm sub; /* every rank but the victim */
     MPI_Comm_split(MPI_COMM_WORLD, rank == victim ? MPI_UNDEFINED : 0, rank, &sub);
     MPI_Barrier(MPI_COMM_WORLD);
-    if (rank == victim) {
-        FTMPI_Fault_point("die", 1);
-        CHECK(0, "still alive after the fault point");
-        return finish();
-    }
+    if (rank == victim)
+        return die();
     if (rank == victim - 1) {
         /* sees the failure and recovers; never enters sub's operation */
         rc = MPI_Recv(&x, 1, MPI_INT, victim, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -218,11 +222,8 @@ static int callback_failure(int restarted)
     MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, callback, &key, NULL);
     MPI_Comm_set_attr(MPI_COMM_WORLD, key, NULL);
     MPI_Barrier(MPI_COMM_WORLD);
-    if (rank == victim) {
-        FTMPI_Fault_point("die", 1);
-        CHECK(0, "still alive after the fault point");
-        return finish();
-    }
+    if (rank == victim)
+        return die();
     rc = MPI_Recv(&x, 1, MPI_INT, victim, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     CHECK(rc == MPI_ERR_OTHER, "receive from the victim returned %d", rc);
     int rounds = 0;
@@ -256,9 +257,7 @@ static int auto_recv(void)
          * barrier could otherwise fail, and under AUTO recover, on some) */
         for (int i = 0; i < launch - 1; i++)
             MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        FTMPI_Fault_point("die", 1);
-        CHECK(0, "still alive after the fault point");
-        return finish();
+        return die();
     }
     MPI_Send(&x, 1, MPI_INT, victim, 4, MPI_COMM_WORLD);
     if (rank == 0) {
@@ -290,11 +289,8 @@ static int none(void)
 {
     int victim = 1, x = 0, rc, size;
     MPI_Barrier(MPI_COMM_WORLD);
-    if (rank == victim) {
-        FTMPI_Fault_point("die", 1);
-        CHECK(0, "still alive after the fault point");
-        return finish();
-    }
+    if (rank == victim)
+        return die();
     if (rank == 0) {
         rc = MPI_Recv(&x, 1, MPI_INT, victim, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         CHECK(rc == MPI_ERR_OTHER, "receive from the failed rank returned %d", rc);
@@ -323,9 +319,7 @@ static int finalizing(void)
     if (rank == victim) {
         /* dies once rank 0 knows that ranks 1 and 2 are finalizing */
         MPI_Recv(&x, 1, MPI_INT, 0, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        FTMPI_Fault_point("die", 1);
-        CHECK(0, "still alive after the fault point");
-        return finish();
+        return die();
     }
     if (rank != 0) {
         MPI_Send(&x, 1, MPI_INT, 0, 6, MPI_COMM_WORLD);
@@ -350,11 +344,8 @@ static int blank_errors(void)
 {
     int victim = 1, x = 0, rc;
     MPI_Barrier(MPI_COMM_WORLD);
-    if (rank == victim) {
-        FTMPI_Fault_point("die", 1);
-        CHECK(0, "still alive after the fault point");
-        return finish();
-    }
+    if (rank == victim)
+        return die();
     if (rank == 0) {
         /* the failure is known once a receive from the victim fails */
         rc = MPI_Recv(&x, 1, MPI_INT, victim, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);

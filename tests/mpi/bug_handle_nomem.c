@@ -11,9 +11,7 @@
  * for one more MPI_Irecv, MPI_Isend and MPI_Imrecv. One process, messages
  * to itself. Exit 0 only if every check held.
  */
-#include <mpi.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include "mpitest.h"
 
 extern void *__libc_realloc(void *p, size_t n);
 static volatile int fail_realloc;
@@ -25,16 +23,6 @@ void *realloc(void *p, size_t n)
     return __libc_realloc(p, n);
 }
 
-static int fails;
-#define CHECK(cond, ...)                                      \
-    do {                                                      \
-        if (!(cond)) {                                        \
-            fprintf(stderr, "bug_handle_nomem: check failed: "); \
-            fprintf(stderr, __VA_ARGS__);                     \
-            fprintf(stderr, "\n");                            \
-            fails++;                                          \
-        }                                                     \
-    } while (0)
 
 #define MAXREQ 4096
 static MPI_Request filler[MAXREQ];
@@ -85,7 +73,7 @@ static void empty_table(void)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
+    t_init(&argc, &argv);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     int rc, cls, flag, x, v = 42;
     MPI_Request r = MPI_REQUEST_NULL;
@@ -98,11 +86,11 @@ int main(int argc, char **argv)
     rc = MPI_Irecv(&x, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, &r);
     fail_realloc = 0;
     MPI_Error_class(rc, &cls);
-    CHECK(cls == MPI_ERR_NO_MEM && r == MPI_REQUEST_NULL, "Irecv: class %d, request %s", cls,
+    T_CHECK(cls == MPI_ERR_NO_MEM && r == MPI_REQUEST_NULL, "Irecv: class %d, request %s", cls,
           r == MPI_REQUEST_NULL ? "null" : "set");
     MPI_Send(&v, 1, MPI_INT, 0, 5, MPI_COMM_WORLD);
     MPI_Iprobe(0, 5, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
-    CHECK(flag && x == -1, "Irecv: the failed receive took the next message (%d)", x);
+    T_CHECK(flag && x == -1, "Irecv: the failed receive took the next message (%d)", x);
     if (flag)
         MPI_Recv(&x, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 
@@ -116,9 +104,9 @@ int main(int argc, char **argv)
         rc = MPI_Isend(big, sizes[k], MPI_INT, 0, 6 + k, MPI_COMM_WORLD, &r);
         fail_realloc = 0;
         MPI_Error_class(rc, &cls);
-        CHECK(cls == MPI_ERR_NO_MEM && r == MPI_REQUEST_NULL, "Isend %d: class %d", sizes[k], cls);
+        T_CHECK(cls == MPI_ERR_NO_MEM && r == MPI_REQUEST_NULL, "Isend %d: class %d", sizes[k], cls);
         MPI_Iprobe(0, 6 + k, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
-        CHECK(!flag, "Isend of %d ints failed but its message was sent", sizes[k]);
+        T_CHECK(!flag, "Isend of %d ints failed but its message was sent", sizes[k]);
     }
 
     /* 3. MPI_Imrecv: the message stays the caller's; a retry receives it. */
@@ -126,7 +114,7 @@ int main(int argc, char **argv)
     MPI_Message msg;
     MPI_Send(&v, 1, MPI_INT, 0, 8, MPI_COMM_WORLD);
     MPI_Improbe(0, 8, MPI_COMM_WORLD, &flag, &msg, MPI_STATUS_IGNORE);
-    CHECK(flag, "Improbe found nothing");
+    T_CHECK(flag, "Improbe found nothing");
     fill_table();
     x = -1;
     r = MPI_REQUEST_NULL;
@@ -134,7 +122,7 @@ int main(int argc, char **argv)
     rc = MPI_Imrecv(&x, 1, MPI_INT, &msg, &r);
     fail_realloc = 0;
     MPI_Error_class(rc, &cls);
-    CHECK(cls == MPI_ERR_NO_MEM && msg != MPI_MESSAGE_NULL && x == -1,
+    T_CHECK(cls == MPI_ERR_NO_MEM && msg != MPI_MESSAGE_NULL && x == -1,
           "Imrecv: class %d, message %s, buffer %d", cls,
           msg == MPI_MESSAGE_NULL ? "consumed" : "kept", x);
     empty_table();
@@ -142,11 +130,9 @@ int main(int argc, char **argv)
         rc = MPI_Imrecv(&x, 1, MPI_INT, &msg, &r);
         if (rc == MPI_SUCCESS)
             rc = MPI_Wait(&r, MPI_STATUS_IGNORE);
-        CHECK(rc == MPI_SUCCESS && x == 42, "Imrecv retry: rc %d value %d", rc, x);
+        T_CHECK(rc == MPI_SUCCESS && x == 42, "Imrecv retry: rc %d value %d", rc, x);
     }
     empty_table();
     free(big);
-    printf("bug_handle_nomem: %s\n", fails ? "FAILED" : "ok");
-    MPI_Finalize();
-    return fails ? 1 : 0;
+    return t_finish();
 }
