@@ -206,9 +206,12 @@ static int in_list(const int *list, int n, int r)
     return 0;
 }
 
-/* Simulated loss: the lost ranks' buffers are wiped; the library forgets their state. */
-static void lose_and_restore(dckpt_ctx_t *ctx, app_t *a, const int *list, int n, int64_t epoch,
-                             int tag, const char *what)
+/* Simulated loss: the lost ranks' buffers are wiped; the library forgets their state.
+ * The restore must return `epoch` with `nlost` ranks rebuilt: the listed ones, and
+ * `also_lost` (a survivor that lacks the epoch; -1: none). */
+static void lose_and_restore_as(dckpt_ctx_t *ctx, app_t *a, const int *list, int n,
+                                int64_t epoch, int tag, int nlost, int also_lost,
+                                const char *what)
 {
     dckpt_restore_info_t info;
     int me_lost = in_list(list, n, g_rank);
@@ -217,7 +220,13 @@ static void lose_and_restore(dckpt_ctx_t *ctx, app_t *a, const int *list, int n,
             if (a->len[b] > 0)
                 memset(a->buf[b], 0, a->len[b]);
     expect_rc(dckpt_restore(ctx, MPI_COMM_WORLD, n, list, &info), DCKPT_SUCCESS, what);
-    check_restored(ctx, a, &info, epoch, tag, n, me_lost, what);
+    check_restored(ctx, a, &info, epoch, tag, nlost, me_lost || g_rank == also_lost, what);
+}
+
+static void lose_and_restore(dckpt_ctx_t *ctx, app_t *a, const int *list, int n, int64_t epoch,
+                             int tag, const char *what)
+{
+    lose_and_restore_as(ctx, a, list, n, epoch, tag, n, -1, what);
 }
 
 static void dirty(app_t *a, int tag)
@@ -464,15 +473,8 @@ static void scenario_commit_fail(dckpt_ctx_t *ctx, app_t *a)
     } else {
         /* 2 <= m members of group 0 lack the new epoch: it is rebuilt, and
            rank 0 (a survivor) counts as lost: its part is decoded */
-        dckpt_restore_info_t info;
-        int me_lost = in_list(list, n, g_rank);
-        if (me_lost)
-            for (int b = 0; b < NBUF; b++)
-                if (a->len[b] > 0)
-                    memset(a->buf[b], 0, a->len[b]);
-        const char *what = "restore: new epoch incomplete on one rank, rebuilt";
-        expect_rc(dckpt_restore(ctx, MPI_COMM_WORLD, n, list, &info), DCKPT_SUCCESS, what);
-        check_restored(ctx, a, &info, prev + 1, 7, n + 1, me_lost || g_rank == 0, what);
+        lose_and_restore_as(ctx, a, list, n, prev + 1, 7, n + 1, 0,
+                            "restore: new epoch incomplete on one rank, rebuilt");
     }
     dirty(a, 72);
     ok("commit_fail");
