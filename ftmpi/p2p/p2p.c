@@ -216,7 +216,16 @@ static void deliver_into(req_t *r, const pkt_t *p, const void *data)
         req_complete(r);
         return;
     }
-    if (rc == -EPERM || rc == -ENOSYS || rc == -EFAULT || rc == -EAGAIN) {
+    if (rc == -ESRCH)
+        /* The sender's process is gone (or is not the pid we know yet: a
+         * replacement whose round we have not seen). Never report this as
+         * an error of our own: make the peer a suspect and wait on a stream
+         * like any other; a dead sender's failure is announced and fails
+         * this request (p2p_peer_failed), a live one streams the data. The
+         * failure is then always known before its error is seen (FT
+         * contract, docs/ft.md "Who is told to recover"). */
+        rtc_suspect(p->src_world);
+    if (rc == -EPERM || rc == -ENOSYS || rc == -EFAULT || rc == -EAGAIN || rc == -ESRCH) {
         /* No single copy for this message: ask for a stream. Only a refusal
          * by the kernel turns single copy off for good. */
         if (rc == -EPERM || rc == -ENOSYS)

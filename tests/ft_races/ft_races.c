@@ -28,6 +28,15 @@
  *                       failed rank returns MPI_ERR_OTHER; after it,
  *                       MPI_ERR_RANK (the rank is a gap).
  *
+ *   rndv_from_dead      (REBUILD) the first replacement of rank 3 sends rank 0
+ *                       a large message (rendezvous); rank 0 kills it while
+ *                       the launcher is stopped and reads the message before
+ *                       the failure is announced, in the pairing phase after
+ *                       the first recovery, while ranks 1 and 2 wait where
+ *                       no failure reaches them (issue 12 C8): the receive
+ *                       must fail only once the failure is known, so that
+ *                       rank 0's recovering dup starts the second recovery.
+ *
  * Every rank that completes prints "ft_races <scenario> rank R: ok" (or
  * FAILED with the reason); exit 0 only if every check held.
  */
@@ -35,6 +44,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 static int fails, rank, launch;
@@ -369,6 +380,132 @@ static int blank_errors(void)
     return finish();
 }
 
+/* ---- issue 12 C8: a dead sender seen by the transport first ---------------- */
+
+#define BIG (1 << 18) /* doubles (2 MiB): above the eager limit, a rendezvous */
+static int n_recoveries;
+
+static int count_recovery(MPI_Comm comm, int key, void *val, void *extra)
+{
+    (void)comm, (void)key, (void)val, (void)extra;
+    n_recoveries += !cb_off;
+    return MPI_SUCCESS;
+}
+
+/* Rank 3's replacements (both run this): the copy of the survivors' dup,
+ * then a large message and the pid to rank 0 (in that order, so that rank 0
+ * has queued the large message when it has the pid), then rank 0's
+ * go-ahead, which the first replacement never gets: rank 0 kills it. */
+static int rndv_sender(void)
+{
+    MPI_Comm nc = MPI_COMM_NULL;
+    int rc = MPI_Comm_dup(MPI_COMM_WORLD, &nc), pid = (int)getpid(), go = 0;
+    CHECK(rc == MPI_SUCCESS, "replacement's first dup returned %d", rc);
+    if (rc == MPI_SUCCESS)
+        MPI_Comm_free(&nc);
+    double *big = malloc(BIG * sizeof(double));
+    for (int i = 0; i < BIG; i++)
+        big[i] = i;
+    MPI_Request req;
+    MPI_Isend(big, BIG, MPI_DOUBLE, 0, 6, MPI_COMM_WORLD, &req);
+    MPI_Send(&pid, 1, MPI_INT, 0, 5, MPI_COMM_WORLD);
+    MPI_Recv(&go, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+    CHECK(rc == MPI_SUCCESS, "second replacement's large send returned %d", rc);
+    free(big);
+    count_live(1);
+    return finish();
+}
+
+static char proc_state(int pid)
+{
+    char path[64], buf[256], *p;
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    p = strrchr(buf, ')');
+    return p && p[1] ? p[2] : 0;
+}
+
+/* Kill `pid` while the launcher (this rank's parent: the head and this
+ * host's daemon) is stopped, so that the process is gone (a zombie) and its
+ * failure not yet announced; a child resumes the launcher 0.3 s later. */
+static void kill_unannounced(int pid)
+{
+    pid_t head = getppid();
+    kill(head, SIGSTOP);
+    kill(pid, SIGKILL);
+    for (int i = 0; i < 5000 && proc_state(pid) != 'Z'; i++)
+        usleep(1000);
+    CHECK(proc_state(pid) == 'Z', "the replacement (pid %d) is not a zombie", pid);
+    if (fork() == 0) {
+        usleep(300000);
+        kill(head, SIGCONT);
+        _exit(0);
+    }
+}
+
+/* Rank 0's side of one replacement: its pid, then the go-ahead or (the
+ * first one) its death, then the large message. */
+static int rndv_receive(int victim, int kill_it)
+{
+    int pid = 0, rc = MPI_Recv(&pid, 1, MPI_INT, victim, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    CHECK(rc == MPI_SUCCESS, "receive of the replacement's pid returned %d", rc);
+    if (kill_it)
+        kill_unannounced(pid);
+    else
+        MPI_Send(&pid, 1, MPI_INT, victim, 7, MPI_COMM_WORLD);
+    double *big = calloc(BIG, sizeof(double));
+    rc = MPI_Recv(big, BIG, MPI_DOUBLE, victim, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    int bad = 0;
+    for (int i = 0; rc == MPI_SUCCESS && i < BIG; i++)
+        bad += big[i] != i;
+    CHECK(!bad, "%d wrong values in the large message", bad);
+    free(big);
+    return rc;
+}
+
+static int rndv_from_dead(void)
+{
+    int victim = launch - 1, key, rc, rounds = 0;
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, count_recovery, &key, NULL);
+    MPI_Comm_set_attr(MPI_COMM_WORLD, key, NULL);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == victim)
+        return die();
+    rc = MPI_Barrier(MPI_COMM_WORLD);
+    CHECK(rc == MPI_ERR_OTHER, "barrier with the victim returned %d", rc);
+    recover(1);
+    if (rank == 0) {
+        rc = rndv_receive(victim, 1);
+        CHECK(rc == MPI_ERR_OTHER, "receive from the dead replacement returned %d", rc);
+    } else {
+        /* Blocked where no failure reaches: only the round that rank 0
+         * starts ends this (so rank 0 is the first to recover). */
+        int x;
+        rc = MPI_Recv(&x, 1, MPI_INT, 0, 9, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+        CHECK(rc == MPI_ERR_OTHER, "receive ended by the second round returned %d", rc);
+    }
+    do {
+        MPI_Comm nc = FT_MPI_CHECK_RECOVER;
+        rc = MPI_Comm_dup(MPI_COMM_WORLD, &nc);
+        if (rc == MPI_SUCCESS)
+            MPI_Comm_free(&nc);
+    } while (rc != MPI_SUCCESS && ++rounds < 10);
+    CHECK(rc == MPI_SUCCESS && n_recoveries == 2, "second recovery: dup %d, %d recoveries, want 2",
+          rc, n_recoveries);
+    if (rank == 0)
+        CHECK(rndv_receive(victim, 0) == MPI_SUCCESS, "large message from the second replacement");
+    count_live(1);
+    cb_off = 1;
+    MPI_Comm_delete_attr(MPI_COMM_WORLD, key);
+    return finish();
+}
+
 int main(int argc, char **argv)
 {
     scen = argc > 1 ? argv[1] : "";
@@ -384,6 +521,8 @@ int main(int argc, char **argv)
     }
     if (!strcmp(scen, "callback_failure"))
         return callback_failure(restarted);
+    if (restarted && !strcmp(scen, "rndv_from_dead"))
+        return rndv_sender();
     if (restarted)
         return replacement();
     if (!strcmp(scen, "dup_meets_failure"))
@@ -400,6 +539,8 @@ int main(int argc, char **argv)
         return blank_errors();
     if (!strcmp(scen, "none"))
         return none();
+    if (!strcmp(scen, "rndv_from_dead"))
+        return rndv_from_dead();
     if (rank == 0)
         fprintf(stderr, "ft_races: unknown scenario '%s'\n", scen);
     MPI_Finalize();
