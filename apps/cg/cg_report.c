@@ -181,7 +181,8 @@ void cg_report(FILE *out, const cg_opts_t *o, const cg_app_t *a, const ftiter_t 
             fprintf(out, "\"resumed_from_iteration\": %lld, \"epoch\": %lld, \"rounds\": %d}",
                     (long long)r->iter_resume, (long long)r->epoch, r->rounds);
         }
-        fprintf(out, "], \"recoveries_total\": %d}\n", st->nrecoveries);
+        fprintf(out, "], \"recoveries_total\": %d, \"failed_after_end\": %s}\n", st->nrecoveries,
+                st->failed_after_end ? "true" : "false");
         fflush(out);
         free(ev);
         return;
@@ -222,6 +223,9 @@ void cg_report(FILE *out, const cg_opts_t *o, const cg_app_t *a, const ftiter_t 
     }
     if (st->nrecoveries > nrec)
         fprintf(out, "cg: ... %d recoveries in all\n", st->nrecoveries);
+    if (st->failed_after_end)
+        fprintf(out, "cg: a process failed after the solve ended (too late to recover); the "
+                     "answer above is complete\n");
     fflush(out);
     free(ev);
 }

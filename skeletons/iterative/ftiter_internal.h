@@ -60,6 +60,8 @@ struct ftiter {
     int64_t ckpt_iter;  /* iteration of the last checkpoint, -1 none */
     int need_init;      /* data ranks: ops->init before the next iteration */
     int need_rebuild;   /* data ranks: ops->comm_rebuilt before the next iteration */
+    int ending;         /* this rank completed the DONE step: every rank has the answer */
+    int done_status;    /* the status the DONE step agreed on */
 
     /* the recovery episode under way (detection .. resumed loop) */
     int in_episode;

@@ -17,6 +17,15 @@
  * that iteration. Checksum ranks learn of a failure of a data rank in their
  * control step (or checkpoint); data ranks learn of a failure of a checksum
  * rank at the next control step, up to K iterations later.
+ *
+ * The end takes two control steps, DONE and LEAVE (ftiter_end). Collectives
+ * are not atomic: a failure during DONE can leave some ranks with a
+ * completed step and others with an error. Nobody leaves on DONE alone, so
+ * those who completed it are still there, in LEAVE, when the others start
+ * the recovery, and they recover too. A rank that completed DONE knows that
+ * every rank called finish: if LEAVE fails and no recovery is possible any
+ * more (someone completed LEAVE and left), the answer stands
+ * (st.failed_after_end).
  */
 #include "ftiter_internal.h"
 
@@ -55,6 +64,22 @@ static int loop_checkpoint(ftiter_t *sk, int64_t iter)
     sk->st.checkpoints++;
     sk->st.ckpt_memory = dckpt_memory_bytes(sk->ckpt);
     return MPI_SUCCESS;
+}
+
+/* Both kinds of rank, after a DONE step that completed with `status`: the
+ * LEAVE step. An MPI error here is recovered like any other (sk->ending
+ * tells ftiter_run that the answer is already complete). */
+static int loop_leave(ftiter_t *sk, int status, int *finished)
+{
+    long long out[3];
+    sk->ending = 1;
+    sk->done_status = status;
+    ftiter_fault_point("done", sk->iter);
+    int rc = loop_control(sk, PHASE_DONE, sk->iter, 0, out);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *finished = 1;
+    return status;
 }
 
 /* Data rank: the solver's own checkpoint routine into the serialized buffer. */
@@ -107,8 +132,7 @@ static int loop_data(ftiter_t *sk, int *finished)
             }
             if ((rc = loop_control(sk, PHASE_DONE, sk->iter, status, out)) != MPI_SUCCESS)
                 return rc;
-            *finished = 1;
-            return (int)out[2];
+            return loop_leave(sk, (int)out[2], finished);
         }
         if (loop_ckpt_due(sk)) {
             double t0 = ftiter_now();
@@ -148,10 +172,8 @@ static int loop_checksum(ftiter_t *sk, int *finished)
         if ((rc = loop_control(sk, PHASE_NONE, -1, 0, out)) != MPI_SUCCESS)
             return rc;
         sk->iter = out[1];
-        if (out[0] == PHASE_DONE) {
-            *finished = 1;
-            return (int)out[2];
-        }
+        if (out[0] == PHASE_DONE)
+            return loop_leave(sk, (int)out[2], finished);
         if (out[2] != 0)
             return (int)out[2];
         ftiter_fault_point("iter", sk->iter);
@@ -174,8 +196,18 @@ int ftiter_run(ftiter_t *sk)
             break;
         /* an MPI error: a process failed (or something else MPI reported) */
         rc = ftiter_recover(sk, rc);
+        if (rc != FTITER_SUCCESS && sk->ending) {
+            /* Past DONE, every rank has the answer; the recovery failed
+               because ranks have left already (or too many failed at the
+               very end): the answer stands. */
+            ftiter_log(sk, "a process failed after the run ended; the answer stands");
+            sk->st.failed_after_end = 1;
+            rc = sk->done_status;
+            break;
+        }
         if (rc != FTITER_SUCCESS)
             break;
+        sk->ending = 0; /* recovered: the loop goes on from the checkpoint */
     }
     if (rc > 0)
         rc = FTITER_ERR_MPI;

@@ -147,6 +147,9 @@ typedef struct ftiter_stats {
     double solve_s;            /* ftiter_run wall time on this rank */
     int nrecoveries;
     ftiter_recovery_t rec[FTITER_MAX_RECOVERIES]; /* the first FTITER_MAX_RECOVERIES */
+    int failed_after_end;      /* 1: a process failed after every rank had the final answer
+                                  (past the DONE step), too late to recover: the answer
+                                  stands, the job will end with a "not recovered" status */
 } ftiter_stats_t;
 
 /*
