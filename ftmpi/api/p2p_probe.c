@@ -29,7 +29,7 @@ static int probe_done(void *arg)
 {
     probe_arg_t *a = arg;
     p2p_probe(a->c, a->src, a->tag, a->take, &a->found, &a->st, &a->m);
-    return a->found || api_comm_usable(a->c) != MPI_SUCCESS;
+    return a->found || api_comm_usable(a->c) != MPI_SUCCESS || p2p_source_failed(a->c, a->src);
 }
 
 static int probe_common(const char *fname, int source, int tag, MPI_Comm comm, int blocking,
@@ -56,6 +56,8 @@ static int probe_common(const char *fname, int source, int tag, MPI_Comm comm, i
         if (flag)
             *flag = 0;
         CHECK_USABLE(c);
+        if (p2p_source_failed(c, source))
+            API_FAIL(MPI_ERR_OTHER);
         goto fail;
     }
     if (flag)

@@ -519,16 +519,28 @@ int p2p_start_recv(req_t *r)
         umsg_free(m);
         return MPI_SUCCESS;
     }
+    if (p2p_source_failed(c, r->peer))
+        return MPI_ERR_OTHER;
     if (r->peer != MPI_ANY_SOURCE) {
-        int w = comm_peer_world(c, r->peer);
-        if (ftstate_peer_dead(w))
-            return MPI_ERR_OTHER; /* nothing more will come from a failed process */
-        int rc = xmit_route(w);
+        int rc = xmit_route(comm_peer_world(c, r->peer));
         if (rc != MPI_SUCCESS)
             return rc; /* nothing can come from it */
     }
     list_add_tail(&c->posted[r->coll], &r->link);
     return MPI_SUCCESS;
+}
+
+int p2p_source_failed(const comm_t *c, int src)
+{
+    if (src == MPI_PROC_NULL)
+        return 0;
+    if (src != MPI_ANY_SOURCE)
+        return ftstate_peer_dead(comm_peer_world(c, src)); /* nothing more will come */
+    /* A wildcard receive pending at a member's failure fails; one posted
+     * after it fails too (until the recovery), or whether the application
+     * learns of the failure would depend on when it reposted its receive.
+     * Without recovery (NONE) nothing would ever make it usable again. */
+    return c->state == COMM_DETECTED && ftg.recovery_mode != FTMPI_RECOVERY_MODE_NONE;
 }
 
 int p2p_probe(comm_t *c, int src, int tag, int take, int *found,

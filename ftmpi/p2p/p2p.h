@@ -63,6 +63,10 @@ int p2p_start_send(req_t *r);
 int p2p_send_now(comm_t *c, const void *buf, int count, dt_t *dt, int dest, int tag);
 int p2p_start_recv(req_t *r);
 
+/* A receive or probe from src on c cannot be satisfied by a message yet to
+ * come: src failed, or src is MPI_ANY_SOURCE and a member of c failed and c
+ * is not recovered yet (not under recovery NONE). docs/ft.md. */
+int p2p_source_failed(const comm_t *c, int src);
 /* Probe: find a matching unexpected message; fills status. *found=0/1.
  * With `take`, removes it and returns it in *msg_p (Mprobe). */
 int p2p_probe(comm_t *c, int src, int tag, int take, int *found,

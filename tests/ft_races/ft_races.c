@@ -36,6 +36,11 @@
  *                       no failure reaches them (issue 12 C8): the receive
  *                       must fail only once the failure is known, so that
  *                       rank 0's recovering dup starts the second recovery.
+ *   wildcard_after      (CONT) rank 0 learns of rank 3's failure in one call
+ *                       and posts a wildcard receive on MPI_COMM_WORLD in the
+ *                       next (issue 12 C11, the sweep's lost failure): the
+ *                       receive must fail at once, as one pending at the
+ *                       failure does, not wait for ever.
  *
  * Every rank that completes prints "ft_races <scenario> rank R: ok" (or
  * FAILED with the reason); exit 0 only if every check held.
@@ -506,6 +511,41 @@ static int rndv_from_dead(void)
     return finish();
 }
 
+/* ---- issue 12 C11: a wildcard receive posted after the failure ---------- */
+
+static int wildcard_after(void)
+{
+    int victim = launch - 1, x = 0, rc, known = 0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == victim)
+        return die();
+    if (rank == 0) {
+        /* Take the failure in with calls that do not fail on it (a probe
+         * on MPI_COMM_SELF), until a send to the victim says it is known. */
+        for (int i = 0; i < 10000 && !known; i++) {
+            int flag;
+            MPI_Iprobe(0, 99, MPI_COMM_SELF, &flag, MPI_STATUS_IGNORE);
+            known = MPI_Send(&x, 1, MPI_INT, victim, 11, MPI_COMM_WORLD) != MPI_SUCCESS;
+            if (!known)
+                usleep(1000);
+        }
+        CHECK(known, "the failure of rank %d never became known", victim);
+        rc = MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 12, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        CHECK(rc == MPI_ERR_OTHER, "wildcard receive after the failure returned %d", rc);
+        int flag;
+        rc = MPI_Iprobe(MPI_ANY_SOURCE, 12, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        CHECK(rc == MPI_ERR_OTHER, "wildcard probe after the failure returned %d", rc);
+    } else {
+        /* Blocked where no failure reaches: only the round that rank 0
+         * starts ends this (so nobody else makes rank 0's receive fail). */
+        rc = MPI_Recv(&x, 1, MPI_INT, 0, 9, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+        CHECK(rc == MPI_ERR_OTHER, "receive ended by the round returned %d", rc);
+    }
+    recover(1);
+    count_live(1);
+    return finish();
+}
+
 int main(int argc, char **argv)
 {
     scen = argc > 1 ? argv[1] : "";
@@ -541,6 +581,8 @@ int main(int argc, char **argv)
         return none();
     if (!strcmp(scen, "rndv_from_dead"))
         return rndv_from_dead();
+    if (!strcmp(scen, "wildcard_after"))
+        return wildcard_after();
     if (rank == 0)
         fprintf(stderr, "ft_races: unknown scenario '%s'\n", scen);
     MPI_Finalize();
