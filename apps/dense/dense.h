@@ -64,8 +64,9 @@
  * the checkpoints. Grid rank r = world rank r for r < P*Q, row-major: grid
  * row r / Q, grid column r % Q (ScaLAPACK's default "Row" order).
  * --ft abft (an app that has it: dense_info_t.abft_extra_ranks): P*Q data
- * ranks, then the app's checksum ranks (grid row P of a (P + 1) x Q grid,
- * d->grid; d->dgrid is the P x Q part), then M (--checksums) ranks for the
+ * ranks, then the app's checksum ranks (grid row P of a (P + 1) x Q grid, or
+ * with abft_column grid column Q of a P x (Q + 1) grid: d->grid; d->dgrid is
+ * the P x Q part; dense_grid_place), then M (--checksums) ranks for the
  * skeleton's 8-byte checkpoint of the panel count: abft_extra_ranks counts
  * both.
  */
@@ -130,6 +131,8 @@ enum {
 
 /* ------------------------------------------------------------------ grid */
 
+typedef struct dense_ctx dense_ctx_t;
+
 typedef struct dense_grid {
     int P, Q;
     int rank, myrow, mycol; /* rank in comm = myrow * Q + mycol */
@@ -143,6 +146,12 @@ void dense_grid_coords(dense_grid_t *g, int P, int Q, int rank);
 /* Collective over comm (size P*Q): coordinates and the row and column
    communicators (MPI_Comm_split). Returns an MPI error code. */
 int dense_grid_build(dense_grid_t *g, MPI_Comm comm, int P, int Q);
+/* The same with given coordinates (any rank order in comm). */
+int dense_grid_build_at(dense_grid_t *g, MPI_Comm comm, int P, int Q, int myrow, int mycol);
+/* The coordinates of data rank r (the skeleton's data communicator) in the
+   grid of the options: row-major over P x Q; with --ft abft the ranks from
+   P*Q on are the checksum row (P, r - P*Q) or column (r - P*Q, Q). */
+void dense_grid_place(const dense_ctx_t *d, int r, int *myrow, int *mycol);
 /* Frees row and col (not comm). Safe to call twice. */
 void dense_grid_free(dense_grid_t *g);
 
@@ -220,8 +229,6 @@ int dense_input_verdict(const dense_opts_t *o, double bytes_per_entry, int rank,
 
 /* ------------------------------------------------------------------ driver */
 
-typedef struct dense_ctx dense_ctx_t;
-
 typedef struct dense_ops {
     int (*setup)(void *app, dense_ctx_t *d);
     int (*init)(void *app, dense_ctx_t *d);
@@ -247,6 +254,7 @@ struct dense_ctx {
     dense_grid_t dgrid;     /* the P x Q data ranks (= grid without abft); its comm
                                is MPI_COMM_NULL on an abft checksum rank */
     int dgrid_own;
+    int abft_column;        /* abft checksum ranks: a process column (1) or row (0) */
     int is_compute;         /* 0 on a checksum rank */
     ftiter_t *sk;           /* the skeleton (--ft ckpt), else NULL */
     /* set by the app before dense_run */
@@ -282,6 +290,8 @@ typedef struct dense_info {
     /* --ft abft: the checksum ranks the app needs beyond the P x Q grid (NULL:
        the app has no --ft abft, which is then refused with exit 2) */
     int (*abft_extra_ranks)(const dense_opts_t *o);
+    int abft_column;          /* 1: the checksum ranks are a process column (P ranks),
+                                 0: a process row (Q ranks) */
 } dense_info_t;
 
 /*
