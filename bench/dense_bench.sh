@@ -60,7 +60,7 @@ for app in $APPS; do
             echo "$app $grid ckpt $(json "$o" gflops) $(json "$o" solve_time_s) $(json "$o" checkpoint_overhead_pct)" >> "$RAW"
             # abft: a checksum column (lu, P ranks) or row (matmul, Q ranks), + 1
             ck=$([ "$app" = lu ] && echo $P || echo $Q)
-            if o=$($RUN --comm-mode=rebuild -np $((np + ck + 1)) "$WORK/$app" --n $N --nb $NB --grid $grid --ft abft --json 2>/dev/null); then
+            if o=$($RUN -np $((np + ck + 1)) "$WORK/$app" --n $N --nb $NB --grid $grid --ft abft --json 2>/dev/null); then
                 echo "$app $grid abft $(json "$o" gflops) $(json "$o" solve_time_s)" >> "$RAW"
             fi
             ev=$WORK/ev.jsonl
