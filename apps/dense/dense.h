@@ -305,6 +305,19 @@ typedef struct dense_info {
 int dense_start(dense_ctx_t *d, dense_opts_t *o, int prc, int init_rc,
                 const dense_info_t *info);
 
+/* --ft abft, in an app's abft_recover: `group` is a checksum group (a
+   process row or column, the checksum rank in it at position cpos), `pos`
+   my position in it, `lost` whether my part must be rebuilt. Counts the
+   lost ranks of every group: more than one in a group sets d->err ("... of
+   one WHAT lost at once") and d->abft_lost and returns FTITER_ERR_APP on
+   every rank; else *root is the lost rank's position in my group, or -1. */
+int dense_abft_lost(dense_ctx_t *d, MPI_Comm group, int lost, int pos, const char *what,
+                    int *root);
+/* The sign of my part (position pos) in the sum onto the lost rank `root`
+   that rebuilds its part: +1 for the checksum, -1 for the others, or +1 for
+   everyone when the checksum rank itself is rebuilt. */
+double dense_abft_sign(int root, int cpos, int pos);
+
 /* Runs the app: 0, or ends the process (unrecoverable: exit 3; other fatal
    errors: 4, through MPI_Abort). Prints the report on world rank 0. */
 int dense_run(dense_ctx_t *d, const dense_ops_t *ops, void *app);

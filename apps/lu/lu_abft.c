@@ -92,25 +92,13 @@ int lu_abft_recover(void *app, dense_ctx_t *d, int64_t panel, int64_t done)
     if (a->state != panel && a->bk_panel == panel)
         abft_restore(a, d, panel);
     int lost = a->state != panel;
-    /* 2. how many lost in my process row, and who */
-    int in[2] = {lost, lost ? g->mycol : -1}, out[2], cnt;
-    if ((rc = MPI_Allreduce(&in[0], &out[0], 1, MPI_INT, MPI_SUM, g->row)) != MPI_SUCCESS ||
-        (rc = MPI_Allreduce(&in[1], &out[1], 1, MPI_INT, MPI_MAX, g->row)) != MPI_SUCCESS)
+    /* 2. who was lost in my process row (two in one: exit 3) */
+    int root;
+    if ((rc = dense_abft_lost(d, g->row, lost, g->mycol, "process row", &root)) != MPI_SUCCESS)
         return rc;
-    int mine = out[0];
-    if ((rc = MPI_Allreduce(&mine, &cnt, 1, MPI_INT, MPI_MAX, g->comm)) != MPI_SUCCESS)
-        return rc;
-    if (cnt > 1) {
-        snprintf(d->err, sizeof d->err,
-                 "unrecoverable: %d ranks of one process row lost at once; --ft abft "
-                 "rebuilds one per process row (one checksum column)", cnt);
-        d->abft_lost = 1;
-        return FTITER_ERR_APP;
-    }
-    if (mine == 0)
+    if (root < 0)
         return MPI_SUCCESS;
     /* 3. rebuild: the checksum minus the others' true values, or their sum */
-    int root = out[1];
     int64_t lr = A->lr, lcmax = dense_numroc(A->N, A->nb, 0, Q);
     size_t n = (size_t)(lr > 0 ? lr : 1) * (size_t)(lcmax > 0 ? lcmax : 1);
     double *w = calloc(n + 1, sizeof(double)), *r = calloc(n + 1, sizeof(double));
@@ -119,7 +107,7 @@ int lu_abft_recover(void *app, dense_ctx_t *d, int64_t panel, int64_t done)
         free(r);
         return MPI_ERR_NO_MEM;
     }
-    double sign = root == Q || g->mycol == Q ? 1.0 : -1.0;
+    double sign = dense_abft_sign(root, Q, g->mycol);
     if (!lost)
         for (int64_t j = 0; j < A->lc; j++)
             for (int64_t i = 0; i < lr; i++)
