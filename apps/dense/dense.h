@@ -13,7 +13,8 @@
  *   dense_vec.c     y = A x with replicated vectors (for the checks)
  *   dense_input.c   the input check on world rank 0 (verdict broadcast)
  *   dense_run.c     the driver: one panel = one iteration of the iterative
- *                   skeleton (--ft ckpt), or a plain loop (--ft none)
+ *                   skeleton (--ft ckpt, --ft abft), or a plain loop (--ft none)
+ *   dense_abft.c    what the apps' abft recoveries share (lost ranks per group)
  *   dense_report.c  the text / JSON report (cg's keys where they apply)
  *
  * WRITING AN APP (see apps/lu/lu_main.c for a complete one):
@@ -22,7 +23,7 @@
  *       dense_opts_t o;
  *       int prc = dense_opts_parse(&o, "myapp", argc, argv, NULL, NULL);  // no MPI yet
  *       int init_rc = MPI_Init(&argc, &argv);
- *       dense_info_t info = {NULL, 40.0, NULL};   // own usage, bytes per entry, abft
+ *       dense_info_t info = {NULL, 40.0, NULL, 0}; // own usage, bytes per entry, abft
  *       dense_ctx_t d;
  *       int st = dense_start(&d, &o, prc, init_rc, &info); // -np, grid, input checks
  *       if (st >= 0) return st;            // finalized already: exit with it
@@ -34,7 +35,11 @@
  *
  * The app's callbacks (dense_ops_t) run on the computing ranks only, with
  * d->grid describing the P x Q grid (valid until the next recovery: the
- * layer rebuilds it, and the app must not keep its communicators):
+ * layer rebuilds it, and the app must not keep its communicators). The
+ * matrices are distributed over the P x Q data grid: use d->o->P and
+ * d->o->Q in the index maps (with --ft abft d->grid has one more row or
+ * column, of checksum ranks), and d->dgrid for work on the data ranks only
+ * (the checks):
  *   setup(app, d)      LOCAL, no communication (also in a replacement process):
  *                      allocate; dense_register() every buffer of the state
  *                      (local blocks, pivots ...); the panel counter is the
@@ -51,6 +56,7 @@
  *                      scaled error), d->check_passed and d->checksum on grid
  *                      rank 0. A failure here rolls back like one in a panel.
  *   rebuilt(app, d)    optional: after the grid was (re)built.
+ *   abft_recover(...)  --ft abft only: see dense_ops_t.
  * Determinism: with a fixed grid, panels that sum in a fixed order and
  * reductions whose order depends only on the layout (this MPI's are), a
  * rolled-back run gives the failure-free bits.
