@@ -1,0 +1,164 @@
+/*
+ * lu_main.c - the LU demo (lu.h, docs/dense.md): solve A x = b with
+ * NRHS right-hand sides by blocked LU with partial pivoting on a P x Q
+ * grid, surviving killed ranks with --ft ckpt (in-memory checkpoints) or
+ * --ft abft (a checksum process column, lu_abft.c: -np P*Q + P + M).
+ *
+ *   ftmpirun --comm-mode=rebuild -np 5 --kill-at panel=3@1 lu --n 512 --nb 32 \
+ *            --grid 2x2 --ft ckpt --ckpt-interval 4
+ *
+ * Exit statuses: 0 the check passed, 1 it failed, 2 bad options, 3 more
+ * failures than checksum ranks, 4 other fatal errors, 5 bad input.
+ */
+#include "lu.h"
+
+#include <cblas.h>
+#include <stdlib.h>
+#include <string.h>
+
+void openblas_set_num_threads(int);
+
+static int lu_opt(void *ctx, const char *opt, const char *val)
+{
+    dense_opts_t *o = ctx;
+    double v;
+    if (strcmp(opt, "--nrhs"))
+        return -1;
+    if (!val || app_opt_num(val, 1, 4096, &v) || v != (double)(int)v)
+        return -2;
+    o->nrhs = (int)v;
+    return 1;
+}
+
+static int lu_setup(void *app, dense_ctx_t *d)
+{
+    lu_app_t *a = app;
+    const dense_opts_t *o = d->o;
+    int nb = o->nb;
+    a->n = o->n;
+    a->nA = (o->n + nb - 1) / nb * nb;
+    a->state = a->bk_panel = -1;
+    /* the distribution is over the P x Q data grid; an abft checksum-column
+       rank has the shape of grid column 0 (the widest) */
+    dense_grid_t g0 = d->grid;
+    g0.P = o->P;
+    g0.Q = o->Q;
+    if (g0.mycol >= o->Q)
+        g0.mycol = 0;
+    if (dense_mat_alloc(&a->A, &g0, a->n, a->nA + o->nrhs, nb))
+        goto nomem;
+    size_t lr = (size_t)a->A.lr, lc = (size_t)(a->A.lc > 0 ? a->A.lc : 1);
+    a->ipiv = calloc((size_t)a->n, sizeof(double));
+    a->L = malloc(sizeof(double) * (lr * (size_t)nb + (size_t)nb) + 8);
+    a->U = malloc(sizeof(double) * ((size_t)nb + 2) * lc + 8);
+    a->rowbuf = malloc(sizeof(double) * 4 * (size_t)nb + 8);
+    a->x = malloc(sizeof(double) * (size_t)a->n * (size_t)o->nrhs + 8);
+    a->xl = malloc(sizeof(double) * lc * (size_t)o->nrhs + 8);
+    if (!a->ipiv || !a->L || !a->U || !a->rowbuf || !a->x || !a->xl)
+        goto nomem;
+    if (o->ft == DENSE_FT_ABFT && !(a->bk = malloc(dense_mat_bytes(&a->A) + 8)))
+        goto nomem;
+    if (dense_register(d, a->A.a, dense_mat_bytes(&a->A)) ||
+        dense_register(d, a->ipiv, sizeof(double) * (size_t)a->n)) {
+        snprintf(d->err, sizeof d->err, "cannot register the state");
+        return FTITER_ERR_APP;
+    }
+    return MPI_SUCCESS;
+nomem:
+    snprintf(d->err, sizeof d->err, "out of memory for the %lld x %lld matrix",
+             (long long)a->n, (long long)a->n);
+    return FTITER_ERR_APP;
+}
+
+/* [A | 0 | B] of grid position (myrow, q), added into `into` */
+int lu_input(lu_app_t *a, dense_ctx_t *d, dense_mat_t *into, int q)
+{
+    const dense_opts_t *o = d->o;
+    dense_grid_t gq = d->grid;
+    gq.P = o->P;
+    gq.Q = o->Q;
+    gq.mycol = q;
+    dense_mat_t t;
+    if (dense_mat_alloc(&t, &gq, a->n, a->nA + o->nrhs, o->nb)) {
+        snprintf(d->err, sizeof d->err, "out of memory building the matrix");
+        return FTITER_ERR_APP;
+    }
+    if (o->matrix) {
+        if (dense_mat_read_mtx(&t, &gq, o->matrix, 0, d->err, sizeof d->err)) {
+            dense_mat_free(&t);
+            return FTITER_ERR_APP;
+        }
+    } else {
+        dense_rand_ctx_t ca = {o->seed, LU_STREAM_A};
+        dense_mat_fill(&t, &gq, a->n, 0, a->n, dense_rand_fn, &ca);
+    }
+    dense_rand_ctx_t cb = {o->seed, LU_STREAM_B};
+    dense_mat_fill(&t, &gq, a->n, a->nA, o->nrhs, dense_rand_fn, &cb);
+    for (int64_t j = 0; j < t.lc; j++)
+        for (int64_t i = 0; i < t.lr; i++)
+            DENSE_AT(into, i, j) += DENSE_AT(&t, i, j);
+    dense_mat_free(&t);
+    return MPI_SUCCESS;
+}
+
+static int lu_init(void *app, dense_ctx_t *d)
+{
+    lu_app_t *a = app;
+    const dense_opts_t *o = d->o;
+    memset(a->A.a, 0, dense_mat_bytes(&a->A));
+    int rc = MPI_SUCCESS;
+    if (d->grid.mycol < o->Q) {
+        rc = lu_input(a, d, &a->A, d->grid.mycol);
+    } else { /* an abft checksum rank: the sum of its process row's parts */
+        for (int q = 0; q < o->Q && rc == MPI_SUCCESS; q++)
+            rc = lu_input(a, d, &a->A, q);
+    }
+    for (int64_t i = 0; i < a->n; i++)
+        a->ipiv[i] = (double)i;
+    a->state = 0;
+    return rc;
+}
+
+static const dense_ops_t lu_ops = {
+    .setup = lu_setup,
+    .init = lu_init,
+    .panel = lu_panel,
+    .finish = lu_finish,
+    .abft_recover = lu_abft_recover,
+};
+
+int main(int argc, char **argv)
+{
+    openblas_set_num_threads(1);
+    dense_opts_t o;
+    /* every process parses the same arguments (a replacement too): no
+       communication before the skeleton starts */
+    int prc = dense_opts_parse(&o, "lu", argc, argv, lu_opt, &o);
+    int init_rc = MPI_Init(&argc, &argv);
+    /* [A | B] and its checkpoint copies, the residual check's copy of A */
+    dense_info_t info = {"  --nrhs R            right-hand sides (default 1)\n", 40.0,
+                         lu_abft_extra_ranks, 1};
+    dense_ctx_t d;
+    int st = dense_start(&d, &o, prc, init_rc, &info);
+    if (st >= 0)
+        return st;
+    lu_app_t a;
+    memset(&a, 0, sizeof(a));
+    a.o = &o;
+    d.npanels = (o.n + o.nb - 1) / o.nb;
+    double n = (double)o.n;
+    d.flops = 2.0 / 3.0 * n * n * n + 1.5 * n * n + 2.0 * n * n * (o.nrhs - 1);
+    d.check_name = "scaled_residual";
+    d.check_text = "||Ax-b||_inf / (||A||_inf ||x||_inf n eps)";
+    d.check_limit = 16.0;
+    dense_run(&d, &lu_ops, &a);
+    dense_mat_free(&a.A);
+    free(a.ipiv);
+    free(a.L);
+    free(a.U);
+    free(a.rowbuf);
+    free(a.x);
+    free(a.xl);
+    free(a.bk);
+    return dense_end(&d);
+}
