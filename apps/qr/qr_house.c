@@ -10,15 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dense_grid.h"
+#include "dense.h"
 
 static int min_i(int a, int b) { return a < b ? a : b; }
 
-int qr_npanels(const qr_dist_t *A)
-{
-    int mn = min_i(A->m, A->n);
-    return (mn + A->nb - 1) / A->nb;
-}
+static int min_mn(const dense_mat_t *A) { return (int)(A->M < A->N ? A->M : A->N); }
+
+int qr_npanels(const dense_mat_t *A) { return (min_mn(A) + A->nb - 1) / A->nb; }
+
+/* columns of panel k */
+static int panel_width(const dense_mat_t *A, int k) { return min_i(A->nb, min_mn(A) - k * A->nb); }
 
 static int work_grow(qr_work_t *wk, int nb, int mloc, int ncols)
 {
@@ -38,25 +39,25 @@ static int work_grow(qr_work_t *wk, int nb, int mloc, int ncols)
         wk->w = p;
         wk->nw = nw;
     }
-    if (!wk->g) {
-        wk->g = malloc((size_t)nb * nb * sizeof(double) + sizeof(double));
-        if (!wk->g)
+    if (!wk->gram) {
+        wk->gram = malloc((size_t)nb * nb * sizeof(double) + sizeof(double));
+        if (!wk->gram)
             return -1;
     }
     return 0;
 }
 
-int qr_work_init(qr_work_t *wk, const qr_dist_t *A)
+int qr_work_init(qr_work_t *wk, const dense_mat_t *A)
 {
     memset(wk, 0, sizeof(*wk));
-    return work_grow(wk, A->nb, A->mloc, A->nloc);
+    return work_grow(wk, A->nb, A->lr, A->lc);
 }
 
 void qr_work_free(qr_work_t *wk)
 {
     free(wk->buf);
     free(wk->w);
-    free(wk->g);
+    free(wk->gram);
     memset(wk, 0, sizeof(*wk));
 }
 
@@ -83,28 +84,28 @@ static double combine_norms(const double *vals, int P)
 /* Unblocked factorization of panel k on its process column (pdgeqr2):
    one Householder reflector per column, H = I - tau v v^T with v(0) = 1,
    beta = -sign(alpha) ||(alpha, x)||, as LAPACK's dlarfg. */
-static int panel_factor(qr_dist_t *A, int k, double *tau, double *w)
+static int panel_factor(const dense_grid_t *g, dense_mat_t *A, int k, double *tau, double *w)
 {
-    int nb = A->nb, j0 = k * nb, jb = min_i(nb, min_i(A->m, A->n) - j0);
-    int pr0 = k % A->P;
-    int i0 = dense_count_below(j0, nb, A->myrow, A->P);
-    int lc0 = dense_count_below(j0, nb, A->mycol, A->Q);
-    int diag = A->myrow == pr0;
+    int nb = A->nb, j0 = k * nb, jb = panel_width(A, k);
+    int pr0 = k % g->P;
+    int i0 = (int)dense_numroc(j0, nb, g->myrow, g->P);
+    int lc0 = (int)dense_numroc(j0, nb, g->mycol, g->Q);
+    int diag = g->myrow == pr0;
     double send[2], vals[2 * 64], *valp = vals;
-    if (A->P > 64 && !(valp = malloc(2 * (size_t)A->P * sizeof(double))))
+    if (g->P > 64 && !(valp = malloc(2 * (size_t)g->P * sizeof(double))))
         return MPI_ERR_NO_MEM;
     int rc = MPI_SUCCESS;
     for (int j = 0; j < jb && rc == MPI_SUCCESS; j++) {
-        double *col = A->a + (size_t)(lc0 + j) * A->lld;
+        double *col = A->a + (size_t)(lc0 + j) * A->ld;
         int ir = i0 + j;                /* the diagonal's local row on pr0 */
         int ib = diag ? ir + 1 : i0;    /* my first row below the diagonal */
-        int nbelow = A->mloc - ib;
+        int nbelow = A->lr - ib;
         send[0] = nbelow > 0 ? cblas_dnrm2(nbelow, col + ib, 1) : 0.0;
         send[1] = diag ? col[ir] : 0.0;
-        rc = MPI_Allgather(send, 2, MPI_DOUBLE, valp, 2, MPI_DOUBLE, A->colc);
+        rc = MPI_Allgather(send, 2, MPI_DOUBLE, valp, 2, MPI_DOUBLE, g->col);
         if (rc != MPI_SUCCESS)
             break;
-        double xnorm = combine_norms(valp, A->P), alpha = valp[2 * pr0 + 1];
+        double xnorm = combine_norms(valp, g->P), alpha = valp[2 * pr0 + 1];
         double t = 0.0;
         if (xnorm != 0.0) {
             double beta = -copysign(hypot(alpha, xnorm), alpha);
@@ -119,21 +120,21 @@ static int panel_factor(qr_dist_t *A, int k, double *tau, double *w)
         if (t == 0.0 || nr == 0)
             continue;
         /* w = v^T A(:, j+1 .. jb) over the process column, then A -= t v w^T */
-        double *rest = col + A->lld;
+        double *rest = col + A->ld;
         if (nbelow > 0)
-            cblas_dgemv(CblasColMajor, CblasTrans, nbelow, nr, 1.0, rest + ib, A->lld, col + ib,
+            cblas_dgemv(CblasColMajor, CblasTrans, nbelow, nr, 1.0, rest + ib, A->ld, col + ib,
                         1, 0.0, w, 1);
         else
             memset(w, 0, (size_t)nr * sizeof(double));
         if (diag)
-            cblas_daxpy(nr, 1.0, rest + ir, A->lld, w, 1);
-        rc = MPI_Allreduce(MPI_IN_PLACE, w, nr, MPI_DOUBLE, MPI_SUM, A->colc);
+            cblas_daxpy(nr, 1.0, rest + ir, A->ld, w, 1);
+        rc = MPI_Allreduce(MPI_IN_PLACE, w, nr, MPI_DOUBLE, MPI_SUM, g->col);
         if (rc != MPI_SUCCESS)
             break;
         if (diag)
-            cblas_daxpy(nr, -t, w, 1, rest + ir, A->lld);
+            cblas_daxpy(nr, -t, w, 1, rest + ir, A->ld);
         if (nbelow > 0)
-            cblas_dger(CblasColMajor, nbelow, nr, -t, col + ib, 1, w, 1, rest + ib, A->lld);
+            cblas_dger(CblasColMajor, nbelow, nr, -t, col + ib, 1, w, 1, rest + ib, A->ld);
     }
     if (valp != vals)
         free(valp);
@@ -144,20 +145,20 @@ static int panel_factor(qr_dist_t *A, int k, double *tau, double *w)
    formed on the panel's process column (G = V^T V reduced over it), then
    broadcast along the process rows. tau is read on the panel's column and
    written everywhere else. */
-static int panel_vt(const qr_dist_t *A, int k, double *tau, qr_work_t *wk)
+static int panel_vt(const dense_grid_t *g, const dense_mat_t *A, int k, double *tau, qr_work_t *wk)
 {
-    int nb = A->nb, j0 = k * nb, jb = min_i(nb, min_i(A->m, A->n) - j0);
-    int pr0 = k % A->P, pc = k % A->Q;
-    int i0 = dense_count_below(j0, nb, A->myrow, A->P), mv = A->mloc - i0;
-    double *T = wk->buf, *tb = T + (size_t)jb * jb, *V = tb + jb, *G = wk->g;
+    int nb = A->nb, j0 = k * nb, jb = panel_width(A, k);
+    int pr0 = k % g->P, pc = k % g->Q;
+    int i0 = (int)dense_numroc(j0, nb, g->myrow, g->P), mv = A->lr - i0;
+    double *T = wk->buf, *tb = T + (size_t)jb * jb, *V = tb + jb, *G = wk->gram;
     int rc = MPI_SUCCESS;
-    if (A->mycol == pc) {
-        int lc0 = dense_count_below(j0, nb, A->mycol, A->Q);
+    if (g->mycol == pc) {
+        int lc0 = (int)dense_numroc(j0, nb, g->mycol, g->Q);
         for (int j = 0; j < jb; j++) {
             double *v = V + (size_t)j * mv;
             if (mv > 0)
-                memcpy(v, A->a + (size_t)(lc0 + j) * A->lld + i0, (size_t)mv * sizeof(double));
-            if (A->myrow == pr0) { /* unit lower triangle on the diagonal block */
+                memcpy(v, A->a + (size_t)(lc0 + j) * A->ld + i0, (size_t)mv * sizeof(double));
+            if (g->myrow == pr0) { /* unit lower triangle on the diagonal block */
                 for (int r = 0; r < j; r++)
                     v[r] = 0.0;
                 v[j] = 1.0;
@@ -167,7 +168,7 @@ static int panel_vt(const qr_dist_t *A, int k, double *tau, qr_work_t *wk)
             cblas_dsyrk(CblasColMajor, CblasUpper, CblasTrans, jb, mv, 1.0, V, mv, 0.0, G, jb);
         else
             memset(G, 0, (size_t)jb * jb * sizeof(double));
-        rc = MPI_Allreduce(MPI_IN_PLACE, G, jb * jb, MPI_DOUBLE, MPI_SUM, A->colc);
+        rc = MPI_Allreduce(MPI_IN_PLACE, G, jb * jb, MPI_DOUBLE, MPI_SUM, g->col);
         if (rc != MPI_SUCCESS)
             return rc;
         /* dlarft, forward, columnwise: T(0:i, i) = -tau_i T(0:i, 0:i) G(0:i, i) */
@@ -184,10 +185,10 @@ static int panel_vt(const qr_dist_t *A, int k, double *tau, qr_work_t *wk)
             cblas_dtrmv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, i, T, jb, ci, 1);
         }
     }
-    if (A->Q > 1) {
+    if (g->Q > 1) {
         size_t cnt = (size_t)jb * jb + jb + (size_t)mv * jb;
-        rc = MPI_Bcast(wk->buf, (int)cnt, MPI_DOUBLE, pc, A->rowc);
-        if (rc == MPI_SUCCESS && A->mycol != pc)
+        rc = MPI_Bcast(wk->buf, (int)cnt, MPI_DOUBLE, pc, g->row);
+        if (rc == MPI_SUCCESS && g->mycol != pc)
             memcpy(tau + j0, tb, (size_t)jb * sizeof(double));
     }
     return rc;
@@ -195,11 +196,11 @@ static int panel_vt(const qr_dist_t *A, int k, double *tau, qr_work_t *wk)
 
 /* C(i0:, 0:ncl) = (I - V op(T) V^T) C(i0:, 0:ncl): W = V^T C reduced over
    the process column, W = op(T) W, C -= V W. trans 1: op(T) = T^T (Q^T). */
-static int wy_update(const qr_dist_t *A, int k, int trans, double *C, int ldc, int ncl,
+static int wy_update(const dense_grid_t *g, const dense_mat_t *A, int k, int trans, double *C, int ldc, int ncl,
                      qr_work_t *wk)
 {
-    int nb = A->nb, j0 = k * nb, jb = min_i(nb, min_i(A->m, A->n) - j0);
-    int i0 = dense_count_below(j0, nb, A->myrow, A->P), mv = A->mloc - i0;
+    int nb = A->nb, j0 = k * nb, jb = panel_width(A, k);
+    int i0 = (int)dense_numroc(j0, nb, g->myrow, g->P), mv = A->lr - i0;
     if (ncl <= 0)
         return MPI_SUCCESS; /* the same for the whole process column */
     double *T = wk->buf, *V = T + (size_t)jb * jb + jb, *W = wk->w;
@@ -208,7 +209,7 @@ static int wy_update(const qr_dist_t *A, int k, int trans, double *C, int ldc, i
                     ldc, 0.0, W, jb);
     else
         memset(W, 0, (size_t)jb * ncl * sizeof(double));
-    int rc = MPI_Allreduce(MPI_IN_PLACE, W, jb * ncl, MPI_DOUBLE, MPI_SUM, A->colc);
+    int rc = MPI_Allreduce(MPI_IN_PLACE, W, jb * ncl, MPI_DOUBLE, MPI_SUM, g->col);
     if (rc != MPI_SUCCESS)
         return rc;
     cblas_dtrmm(CblasColMajor, CblasLeft, CblasUpper, trans ? CblasTrans : CblasNoTrans,
@@ -219,34 +220,35 @@ static int wy_update(const qr_dist_t *A, int k, int trans, double *C, int ldc, i
     return MPI_SUCCESS;
 }
 
-int qr_factor_panel(qr_dist_t *A, int k, double *tau, qr_work_t *wk)
+int qr_factor_panel(const dense_grid_t *g, dense_mat_t *A, int k, double *tau, qr_work_t *wk)
 {
-    int nb = A->nb, j0 = k * nb, jb = min_i(nb, min_i(A->m, A->n) - j0);
+    int nb = A->nb, j0 = k * nb, jb = panel_width(A, k);
     int rc = MPI_SUCCESS;
-    if (A->mycol == k % A->Q)
-        rc = panel_factor(A, k, tau, wk->w);
+    if (g->mycol == k % g->Q)
+        rc = panel_factor(g, A, k, tau, wk->w);
     if (rc == MPI_SUCCESS)
-        rc = panel_vt(A, k, tau, wk);
+        rc = panel_vt(g, A, k, tau, wk);
     if (rc != MPI_SUCCESS)
         return rc;
-    int lcs = dense_count_below(j0 + jb, nb, A->mycol, A->Q);
-    return wy_update(A, k, 1, A->a + (size_t)lcs * A->lld, A->lld, A->nloc - lcs, wk);
+    int lcs = (int)dense_numroc(j0 + jb, nb, g->mycol, g->Q);
+    return wy_update(g, A, k, 1, A->a + (size_t)lcs * A->ld, A->ld, A->lc - lcs, wk);
 }
 
-int qr_apply_q(const qr_dist_t *A, const double *tau, int trans, qr_dist_t *C, qr_work_t *wk)
+int qr_apply_q(const dense_grid_t *g, const dense_mat_t *A, const double *tau, int trans,
+               dense_mat_t *C, qr_work_t *wk)
 {
-    if (work_grow(wk, A->nb, A->mloc, C->nloc) != 0)
+    if (work_grow(wk, A->nb, A->lr, C->lc) != 0)
         return MPI_ERR_NO_MEM;
-    double *t = malloc(((size_t)min_i(A->m, A->n) + 1) * sizeof(double));
+    double *t = malloc(((size_t)min_mn(A) + 1) * sizeof(double));
     if (!t)
         return MPI_ERR_NO_MEM;
-    memcpy(t, tau, (size_t)min_i(A->m, A->n) * sizeof(double));
+    memcpy(t, tau, (size_t)min_mn(A) * sizeof(double));
     int np = qr_npanels(A), rc = MPI_SUCCESS;
     for (int s = 0; s < np && rc == MPI_SUCCESS; s++) {
         int k = trans ? s : np - 1 - s;
-        rc = panel_vt(A, k, t, wk);
+        rc = panel_vt(g, A, k, t, wk);
         if (rc == MPI_SUCCESS)
-            rc = wy_update(A, k, trans, C->a, C->lld, C->nloc, wk);
+            rc = wy_update(g, A, k, trans, C->a, C->ld, C->lc, wk);
     }
     free(t);
     return rc;

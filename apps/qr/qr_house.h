@@ -13,51 +13,39 @@
  *     trailing update in compact WY form (dlarfb): W = V^T C (local dgemm,
  *       MPI_Allreduce over the process column), W = T^T W, C -= V W.
  *
- * The local blocks are column major with leading dimension lld; OpenBLAS
+ * The local blocks (dense_mat_t) are column major with leading dimension ld; OpenBLAS
  * does the local work. Every reduction has a fixed order for a given grid,
  * so the factorization is deterministic: the same grid gives the same bits.
  */
 #ifndef QR_HOUSE_H
 #define QR_HOUSE_H
 
-#include <mpi.h>
-
-/* A view of one rank's part of an m x n matrix distributed 2-D block
-   cyclically over a P x Q grid, block NB x NB, first block on process
-   (0, 0). rowc: the ranks of my process row (rank = mycol); colc: those of
-   my process column (rank = myrow). */
-typedef struct qr_dist {
-    int m, n, nb;
-    int P, Q, myrow, mycol;
-    int mloc, nloc, lld;
-    double *a;
-    MPI_Comm rowc, colc;
-} qr_dist_t;
+#include "dense.h"
 
 /* Work space for one panel: V (my rows from the panel's first row, NB
    columns), T (NB x NB), the panel's taus, and the W of the update. */
 typedef struct qr_work {
     double *buf;       /* T, tau, V: what the row broadcast carries */
     double *w;         /* NB x (local columns) */
-    double *g;         /* NB x NB */
+    double *gram;      /* NB x NB: V^T V */
     size_t nbuf, nw;
 } qr_work_t;
 
-int qr_work_init(qr_work_t *wk, const qr_dist_t *A);
+int qr_work_init(qr_work_t *wk, const dense_mat_t *A);
 void qr_work_free(qr_work_t *wk);
 
 /* Panels of the factorization: ceil(min(m, n) / nb). */
-int qr_npanels(const qr_dist_t *A);
+int qr_npanels(const dense_mat_t *A);
 
 /* Panel k of the factorization: factor it, form T, broadcast, update the
    trailing matrix. tau[0 .. min(m,n)) is replicated on every rank; the
    panel's entries are set here. Collective over the grid. MPI error code. */
-int qr_factor_panel(qr_dist_t *A, int k, double *tau, qr_work_t *wk);
+int qr_factor_panel(const dense_grid_t *g, dense_mat_t *A, int k, double *tau, qr_work_t *wk);
 
 /* C = Q C (trans 0) or C = Q^T C (trans 1), with Q = H_0 H_1 ... from the
    factored A and tau; C has A's row distribution (m rows, its own column
-   count C->n, same nb and grid). Collective. MPI error code. */
-int qr_apply_q(const qr_dist_t *A, const double *tau, int trans, qr_dist_t *C,
-               qr_work_t *wk);
+   count C->N, same nb and grid). Collective. MPI error code. */
+int qr_apply_q(const dense_grid_t *g, const dense_mat_t *A, const double *tau, int trans,
+               dense_mat_t *C, qr_work_t *wk);
 
 #endif /* QR_HOUSE_H */

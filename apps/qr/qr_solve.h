@@ -11,7 +11,7 @@
    block back substitution. b_loc: my local rows of b (mloc values, the same
    on every process column); x: n values, the result on every rank.
    Collective. MPI error code (MPI_ERR_NO_MEM for memory). */
-int qr_solve_ls(const qr_dist_t *A, const double *tau, const double *b_loc, double *x,
+int qr_solve_ls(const dense_grid_t *g, const dense_mat_t *A, const double *tau, const double *b_loc, double *x,
                 qr_work_t *wk);
 
 typedef struct qr_checks {
@@ -28,7 +28,8 @@ typedef struct qr_checks {
    distribution), b_loc and x as qr_solve_ls. The orthogonality check
    applies Q and Q^T to [I; 0] (twice the factorization's work): done when
    `orth` is non-zero. Collective. MPI error code. */
-int qr_checks(const qr_dist_t *A, const double *tau, const qr_dist_t *A0, const double *b_loc,
+int qr_checks(const dense_grid_t *g, const dense_mat_t *A, const double *tau,
+              const dense_mat_t *A0, const double *b_loc,
               const double *x, int orth, qr_work_t *wk, qr_checks_t *out);
 
 #endif /* QR_SOLVE_H */
