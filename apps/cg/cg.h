@@ -4,7 +4,7 @@
  *   cg_opts.c     command line
  *   cg_matrix.c   distributed CSR matrix: row blocks, 3-D Poisson generator,
  *                 halo plan and exchange, SpMV
- *   cg_mtx.c      Matrix Market reader (each rank keeps its rows)
+ *   cg_mtx.c      a rank's rows of a Matrix Market file (reader: apps/common)
  *   cg_input.c    input check on world rank 0, verdict broadcast (fresh start)
  *   cg_solver.c   the solver as skeleton callbacks; solution checksum
  *   cg_report.c   text and JSON report; kill times from ftmpirun's event log
@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "app_common.h"
 #include "ft_iterative.h"
 
 /* ------------------------------------------------------------------ options */
@@ -54,33 +55,14 @@ enum {
 
 /* ------------------------------------------------------------------ input */
 
-/* A Matrix Market file being read: the header is parsed and checked by
-   cg_mtx_open, entries come one at a time from cg_mtx_entry. */
-typedef struct cg_mtx {
-    FILE *f;
-    const char *path;
-    int pattern, symmetric;
-    long long n, nnz;   /* rows (= columns), entries stored in the file */
-    long long line;     /* lines read so far */
-} cg_mtx_t;
-
 /* The largest matrix cg accepts: local row and column indices are `int`,
    and with one computing rank all n rows are local. */
-#define CG_MAX_ROWS 2147483647LL
+#define CG_MAX_ROWS APP_MTX_MAX_ROWS
 /* Memory the job needs per row and per stored entry, all ranks together
    (vectors, CSR arrays, checkpoint copies, the reader's buffers): used to
    reject a problem that cannot fit into the host (cg_input.c). */
 #define CG_BYTES_PER_ROW 128.0
 #define CG_BYTES_PER_ENTRY 48.0
-
-/* 0, or -1 with a message naming the problem (the file is then closed). */
-int cg_mtx_open(cg_mtx_t *m, const char *path, char *err, size_t errlen);
-/* Entry k (0-based) of m->nnz: 0-based indices, value (1 for pattern); a
-   missing or malformed line, an index out of range or a NaN/Inf value is
-   -1 with a message. */
-int cg_mtx_entry(cg_mtx_t *m, long long k, int64_t *i, int64_t *j, double *v, char *err,
-                 size_t errlen);
-void cg_mtx_close(cg_mtx_t *m);
 
 /* World rank 0 checks the whole input (cg_input.c) and broadcasts the
    verdict over MPI_COMM_WORLD; rank 0 prints the message. Returns 0 (go

@@ -6,7 +6,7 @@
  * the same exit status, and the line that names the problem is printed
  * before anything else can happen (no MPI_Abort racing with it). What is
  * checked:
- *  - the header and every entry (cg_mtx.c): banner, square size, entries
+ *  - the header and every entry (apps/common/app_mtx.c): banner, square size, entries
  *    >= 0, indices in range, no NaN or Inf, no more and no fewer entries
  *    than the size line says;
  *  - every row has a positive diagonal (summing duplicates): a symmetric
@@ -24,18 +24,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-static double host_memory_bytes(void)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGE_SIZE);
-    return pages > 0 && psize > 0 ? (double)pages * (double)psize : INFINITY;
-}
 
 static int size_check(const char *what, double rows, double entries, char *err, size_t errlen)
 {
     double need = rows * CG_BYTES_PER_ROW + entries * CG_BYTES_PER_ENTRY;
-    double have = host_memory_bytes();
+    double have = app_host_memory_bytes();
     if (need > have) {
         snprintf(err, errlen,
                  "%s: too large: %.0f rows and %.0f stored entries need about %.1f GiB, more "
@@ -48,8 +41,8 @@ static int size_check(const char *what, double rows, double entries, char *err, 
 
 static int mtx_check(const char *path, char *err, size_t errlen)
 {
-    cg_mtx_t m;
-    if (cg_mtx_open(&m, path, err, errlen))
+    app_mtx_t m;
+    if (app_mtx_open(&m, path, err, errlen))
         return -1;
     int rc = -1;
     double *diag = NULL, *rowsum = NULL;
@@ -73,7 +66,7 @@ static int mtx_check(const char *path, char *err, size_t errlen)
     for (long long k = 0; k < m.nnz; k++) {
         int64_t i, j;
         double v;
-        if (cg_mtx_entry(&m, k, &i, &j, &v, err, errlen))
+        if (app_mtx_entry(&m, k, &i, &j, &v, err, errlen))
             goto out;
         if (i == j)
             diag[i] += v;
@@ -81,15 +74,8 @@ static int mtx_check(const char *path, char *err, size_t errlen)
         if (m.symmetric && i != j)
             rowsum[j] += v;
     }
-    char line[1024];
-    while (fgets(line, sizeof line, m.f)) {
-        m.line++;
-        if (line[strspn(line, " \t\r\n")] != '\0') {
-            snprintf(err, errlen, "%s: line %lld: more entries than the %lld of the size line",
-                     path, m.line, m.nnz);
-            goto out;
-        }
-    }
+    if (app_mtx_end(&m, err, errlen))
+        goto out;
     for (long long i = 0; i < m.n; i++) {
         if (!(diag[i] > 0)) {
             snprintf(err, errlen,
@@ -110,7 +96,7 @@ static int mtx_check(const char *path, char *err, size_t errlen)
 out:
     free(diag);
     free(rowsum);
-    cg_mtx_close(&m);
+    app_mtx_close(&m);
     return rc;
 }
 
@@ -129,29 +115,12 @@ int cg_input_check(const cg_opts_t *o, char *err, size_t errlen)
     return size_check(what, rows, 7.0 * rows, err, errlen);
 }
 
+static int cg_check(const void *ctx, char *err, size_t errlen)
+{
+    return cg_input_check(ctx, err, errlen);
+}
+
 int cg_input_verdict(const cg_opts_t *o, int rank, int nprocs)
 {
-    char err[512] = "";
-    int bad = 0;
-    if (rank == 0) {
-        bad = cg_input_check(o, err, sizeof err) != 0;
-        if (bad) {
-            fprintf(stderr, "cg: bad input: %s\n", err);
-            fflush(stderr);
-        }
-    }
-    if (nprocs == 1)
-        return bad ? CG_EXIT_INPUT : 0;
-    int rc = MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (rc != MPI_SUCCESS && rank != 0) {
-        /* a process failed during the start-up (the skeleton recovers from
-           it next): the verdict may be lost, so decide alone; the check is
-           deterministic, every rank that gets here agrees with rank 0 */
-        bad = cg_input_check(o, err, sizeof err) != 0;
-        if (bad) {
-            fprintf(stderr, "cg: rank %d: bad input: %s\n", rank, err);
-            fflush(stderr);
-        }
-    }
-    return bad ? CG_EXIT_INPUT : 0;
+    return app_input_verdict("cg", cg_check, o, rank, nprocs) ? CG_EXIT_INPUT : 0;
 }

@@ -63,20 +63,8 @@ int main(int argc, char **argv)
     int rc = ftiter_create(&par, &cg_ops, &app, init_rc, &sk);
     if (rc == FTITER_SUCCESS)
         rc = ftiter_run(sk);
-    if (rc != FTITER_SUCCESS) {
-        if (app.err[0] && (rank == 0 || rc != FTITER_ERR_APP))
-            fprintf(stderr, "cg: rank %d: %s\n", rank, app.err);
-        if (rank == 0 || rc != FTITER_ERR_UNRECOVERABLE)
-            fprintf(stderr, "cg: rank %d cannot continue: %s\n", rank, ftiter_strerror(rc));
-        fflush(stderr);
-        if (rc == FTITER_ERR_UNRECOVERABLE && rank != 0) {
-            /* every rank knows; rank 0 has said why and ends the job: wait for it */
-            MPI_Finalize();
-            return CG_EXIT_UNRECOVERABLE;
-        }
-        MPI_Abort(MPI_COMM_WORLD,
-                  rc == FTITER_ERR_UNRECOVERABLE ? CG_EXIT_UNRECOVERABLE : CG_EXIT_ERROR);
-    }
+    if (rc != FTITER_SUCCESS)
+        return app_ftiter_fail("cg", rank, rc, app.err);
     if (rank == 0)
         cg_report(stdout, &o, &app, sk, size);
     /* world rank 0 (always a data rank) says whether the solve converged;

@@ -167,27 +167,16 @@ static int cg_converged(void *arg, MPI_Comm data, int64_t iter, int *done)
     return MPI_SUCCESS;
 }
 
-/* FNV-1a, 64 bits, over bytes */
-static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *c = p;
-    for (size_t i = 0; i < n; i++) {
-        h ^= c[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 /* The hash of x in global order: passed along the data ranks, 0 -> P-1 -> 0. */
 static int cg_checksum(cg_app_t *a, MPI_Comm data)
 {
-    uint64_t h = 14695981039346656037ull;
+    uint64_t h = APP_FNV1A_INIT;
     int rc;
     if (a->drank > 0 &&
         (rc = MPI_Recv(&h, 1, MPI_UINT64_T, a->drank - 1, CG_TAG_HASH, data,
                        MPI_STATUS_IGNORE)) != MPI_SUCCESS)
         return rc;
-    h = fnv1a(h, a->x, (size_t)a->A.nloc * sizeof(double));
+    h = app_fnv1a(h, a->x, (size_t)a->A.nloc * sizeof(double));
     if (a->dsize > 1) {
         int to = (a->drank + 1) % a->dsize;
         if ((rc = MPI_Send(&h, 1, MPI_UINT64_T, to, CG_TAG_HASH, data)) != MPI_SUCCESS)

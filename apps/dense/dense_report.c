@@ -1,0 +1,80 @@
+/*
+ * dense_report.c - the end-of-run report of a dense app, as text or as one
+ * JSON object (dense.h; keys in docs/dense.md): cg's keys where they apply,
+ * iterations become panels, plus the check and GFLOP/s. The recoveries are
+ * apps/common/app_report.c.
+ */
+#include "dense.h"
+
+#include <math.h>
+
+static const char *ft_name(dense_ft_t ft)
+{
+    return ft == DENSE_FT_CKPT ? "ckpt" : ft == DENSE_FT_ABFT ? "abft" : "none";
+}
+
+void dense_report(FILE *out, const dense_ctx_t *d)
+{
+    const dense_opts_t *o = d->o;
+    const ftiter_stats_t *st = d->sk ? ftiter_stats(d->sk) : &d->plain;
+    int data = o->P * o->Q, cks = d->world_size - data;
+    double tpp = d->max_panels_run > 0 ? d->max_panel_s / (double)d->max_panels_run : 0.0;
+    double ff = tpp * (double)st->iterations; /* failure-free, without checkpoints */
+    double ovh = ff > 0 ? 100.0 * d->max_ckpt_s / ff : 0.0;
+    double run_s = st->solve_s - d->check_s; /* the computation, without the checks */
+    double gflops = run_s > 0 ? d->flops / run_s / 1e9 : 0.0;
+    char problem[600];
+    if (o->matrix)
+        snprintf(problem, sizeof problem, "%s", o->matrix);
+    else
+        snprintf(problem, sizeof problem, "random n=%lld seed=%llu", (long long)o->n,
+                 (unsigned long long)o->seed);
+
+    if (o->json) {
+        fprintf(out, "{\"app\": \"%s\", \"problem\": \"%s\", \"n\": %lld, \"nb\": %d, ", o->prog,
+                problem, (long long)o->n, o->nb);
+        fprintf(out, "\"grid\": \"%dx%d\", \"ranks\": %d, \"data_ranks\": %d, ", o->P, o->Q,
+                d->world_size, data);
+        fprintf(out, "\"checksum_ranks\": %d, \"ft\": \"%s\", \"encoding\": \"%s\", ", cks,
+                ft_name(o->ft), app_code_name(o->code));
+        fprintf(out, "\"checksums_per_group\": %d, \"panels\": %lld, \"panels_run\": %lld, ",
+                o->ft == DENSE_FT_CKPT ? o->m : 0, (long long)st->iterations,
+                (long long)d->max_panels_run);
+        app_json_dbl(out, d->check_name, d->check, 1);
+        fprintf(out, "\"check_passed\": %s, ", d->check_passed ? "true" : "false");
+        fprintf(out, "\"solution_checksum\": \"%016llx\", ", (unsigned long long)d->checksum);
+        app_json_dbl(out, "solve_time_s", st->solve_s, 1);
+        app_json_dbl(out, "check_time_s", d->check_s, 1);
+        app_json_dbl(out, "gflops", gflops, 1);
+        app_json_dbl(out, "time_per_panel_s", tpp, 1);
+        fprintf(out, "\"ckpt_interval\": %lld, \"checkpoints\": %lld, ",
+                (long long)(o->ft == DENSE_FT_CKPT ? o->ckpt_interval : 0),
+                (long long)st->checkpoints);
+        fprintf(out, "\"checkpoint_bytes_per_rank\": %zu, ", st->ckpt_bytes);
+        app_json_dbl(out, "checkpoint_time_s", d->max_ckpt_s, 1);
+        app_json_dbl(out, "checkpoint_overhead_pct", ovh, 1);
+        app_report_recoveries_json(out, st, o->event_log, "panel");
+        fprintf(out, "}\n");
+        fflush(out);
+        return;
+    }
+    fprintf(out, "%s: %s, nb %d, grid %dx%d, %d ranks: %d compute + %d checksum, --ft %s",
+            o->prog, problem, o->nb, o->P, o->Q, d->world_size, data, cks, ft_name(o->ft));
+    if (o->ft == DENSE_FT_CKPT)
+        fprintf(out, " (%s, every %lld panels)", app_code_name(o->code),
+                (long long)o->ckpt_interval);
+    fprintf(out, "\n%s: %lld panels (%lld run); %s %.3e (%s), limit %g: %s\n", o->prog,
+            (long long)st->iterations, (long long)d->max_panels_run, d->check_name, d->check,
+            d->check_text, d->check_limit, d->check_passed ? "PASSED" : "FAILED");
+    fprintf(out, "%s: solution checksum %016llx\n", o->prog, (unsigned long long)d->checksum);
+    fprintf(out, "%s: time %.3f s (check %.3f s), %.2f GFLOP/s, %.3f ms per panel\n", o->prog,
+            st->solve_s, d->check_s, gflops, 1e3 * tpp);
+    if (o->ft == DENSE_FT_CKPT)
+        fprintf(out,
+                "%s: checkpoints: %lld every %lld panels, %.2f MiB per data rank, %.3f s "
+                "(%.1f%% of the failure-free run)\n",
+                o->prog, (long long)st->checkpoints, (long long)o->ckpt_interval,
+                (double)st->ckpt_bytes / 1048576.0, d->max_ckpt_s, ovh);
+    app_report_recoveries_text(out, o->prog, st, o->event_log, "panel");
+    fflush(out);
+}

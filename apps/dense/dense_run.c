@@ -1,0 +1,189 @@
+/*
+ * dense_run.c - the driver (dense.h): one panel = one iteration of the
+ * iterative skeleton with --ft ckpt (in-memory checkpoints every K panels,
+ * recovery, resume from the last checkpointed panel), or the same callbacks
+ * in a plain loop with --ft none. The grid's communicators are rebuilt from
+ * the skeleton's data communicator after every recovery.
+ */
+#include "dense.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct run_ctx {
+    dense_ctx_t *d;
+    const dense_ops_t *ops;
+    void *app;
+    double check_s; /* time in the app's finish (the checks), this rank */
+} run_ctx_t;
+
+int dense_register(dense_ctx_t *d, void *ptr, size_t bytes)
+{
+    if (d->sk == NULL) {
+        d->plain.ckpt_bytes += bytes;
+        return FTITER_SUCCESS;
+    }
+    return ftiter_register(d->sk, ptr, bytes);
+}
+
+/* ------------------------------------------------------------------ callbacks */
+
+static int run_setup(void *arg, ftiter_t *sk, MPI_Comm data)
+{
+    run_ctx_t *r = arg;
+    (void)data;
+    r->d->sk = sk;
+    return r->ops->setup(r->app, r->d);
+}
+
+static int run_rebuilt(void *arg, MPI_Comm data)
+{
+    run_ctx_t *r = arg;
+    dense_ctx_t *d = r->d;
+    int rc = dense_grid_build(&d->grid, data, d->o->P, d->o->Q);
+    if (rc == MPI_SUCCESS && r->ops->rebuilt)
+        rc = r->ops->rebuilt(r->app, d);
+    return rc;
+}
+
+static int run_init(void *arg, MPI_Comm data)
+{
+    run_ctx_t *r = arg;
+    (void)data;
+    return r->ops->init(r->app, r->d);
+}
+
+static int run_iterate(void *arg, MPI_Comm data, int64_t iter)
+{
+    run_ctx_t *r = arg;
+    (void)data;
+    FTMPI_Fault_point("panel", (long)iter);
+    int rc = r->ops->panel(r->app, r->d, iter);
+    long us = r->d->o->delay_us;
+    if (rc == MPI_SUCCESS && us > 0) {
+        struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
+        nanosleep(&ts, NULL);
+    }
+    return rc;
+}
+
+static int run_converged(void *arg, MPI_Comm data, int64_t iter, int *done)
+{
+    run_ctx_t *r = arg;
+    (void)data;
+    *done = iter >= r->d->npanels;
+    return MPI_SUCCESS;
+}
+
+/* the app's checks, then the verdict to every computing rank and the
+   slowest rank's times to grid rank 0 */
+static int run_finish(void *arg, MPI_Comm data, int64_t iter, int converged)
+{
+    run_ctx_t *r = arg;
+    dense_ctx_t *d = r->d;
+    (void)iter;
+    (void)converged;
+    double t0 = ftiter_now();
+    int rc = r->ops->finish(r->app, d);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    r->check_s = ftiter_now() - t0;
+    double v[2] = {d->check, (double)d->check_passed};
+    if ((rc = MPI_Bcast(v, 2, MPI_DOUBLE, 0, data)) != MPI_SUCCESS)
+        return rc;
+    d->check = v[0];
+    d->check_passed = (int)v[1];
+    const ftiter_stats_t *st = d->sk ? ftiter_stats(d->sk) : &d->plain;
+    double t[4] = {st->ckpt_s, st->iterate_s, (double)st->iterations_run, r->check_s}, tm[4];
+    if ((rc = MPI_Allreduce(t, tm, 4, MPI_DOUBLE, MPI_MAX, data)) != MPI_SUCCESS)
+        return rc;
+    d->max_ckpt_s = tm[0];
+    d->max_panel_s = tm[1];
+    d->max_panels_run = (int64_t)tm[2];
+    d->check_s = tm[3];
+    return MPI_SUCCESS;
+}
+
+static const ftiter_ops_t run_ops = {
+    .setup = run_setup,
+    .init = run_init,
+    .iterate = run_iterate,
+    .converged = run_converged,
+    .comm_rebuilt = run_rebuilt,
+    .finish = run_finish,
+};
+
+/* ------------------------------------------------------------------ --ft none */
+
+/* The same callbacks without the skeleton: a failure ends the run. */
+static int run_plain(run_ctx_t *r)
+{
+    dense_ctx_t *d = r->d;
+    ftiter_stats_t *st = &d->plain;
+    double t0 = ftiter_now();
+    int rc;
+    if ((rc = r->ops->setup(r->app, d)) != MPI_SUCCESS)
+        return rc;
+    if ((rc = run_rebuilt(r, MPI_COMM_WORLD)) != MPI_SUCCESS ||
+        (rc = run_init(r, MPI_COMM_WORLD)) != MPI_SUCCESS)
+        return rc;
+    for (int64_t k = 0; k < d->npanels; k++) {
+        double t1 = ftiter_now();
+        if ((rc = run_iterate(r, MPI_COMM_WORLD, k)) != MPI_SUCCESS)
+            return rc;
+        st->iterate_s += ftiter_now() - t1;
+        st->iterations_run++;
+        st->iterations = k + 1;
+    }
+    st->converged = 1;
+    rc = run_finish(r, MPI_COMM_WORLD, st->iterations, 1);
+    st->solve_s = ftiter_now() - t0;
+    return rc;
+}
+
+int dense_run(dense_ctx_t *d, const dense_ops_t *ops, void *app)
+{
+    const dense_opts_t *o = d->o;
+    run_ctx_t r = {d, ops, app, 0.0};
+    int rc;
+    if (o->ft == DENSE_FT_NONE) {
+        rc = run_plain(&r);
+        if (rc != MPI_SUCCESS) {
+            if (d->err[0])
+                fprintf(stderr, "%s: rank %d: %s\n", o->prog, d->world_rank, d->err);
+            fprintf(stderr, "%s: rank %d cannot continue (--ft none: no recovery): %s\n",
+                    o->prog, d->world_rank, rc > 0 ? "an MPI call failed" : ftiter_strerror(rc));
+            fflush(stderr);
+            MPI_Abort(MPI_COMM_WORLD, DENSE_EXIT_ERROR);
+        }
+    } else {
+        ftiter_params_t par = {.ckpt_interval = o->ckpt_interval, .max_iter = d->npanels,
+                               .ckpt = {o->code, o->m, 0, 0}, .verbose = o->verbose};
+        ftiter_t *sk = NULL;
+        rc = ftiter_create(&par, &run_ops, &r, d->init_rc, &sk);
+        d->sk = sk;
+        if (rc == FTITER_SUCCESS)
+            rc = ftiter_run(sk);
+        if (rc != FTITER_SUCCESS)
+            exit(app_ftiter_fail(o->prog, d->world_rank, rc, d->err));
+    }
+    if (d->world_rank == 0)
+        dense_report(stdout, d);
+    return 0;
+}
+
+int dense_end(dense_ctx_t *d)
+{
+    int status = d->is_compute && !d->check_passed ? DENSE_EXIT_CHECK : DENSE_EXIT_OK;
+    if (d->world_rank == 0 && !d->check_passed) {
+        fprintf(stderr, "%s: the check FAILED: %s = %.3e, not below %g\n", d->o->prog,
+                d->check_name, d->check, d->check_limit);
+        fflush(stderr);
+    }
+    if (d->sk)
+        ftiter_free(&d->sk);
+    dense_grid_free(&d->grid);
+    MPI_Finalize();
+    return status;
+}

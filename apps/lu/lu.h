@@ -1,0 +1,47 @@
+/*
+ * lu.h - the LU demo (docs/dense.md): A x = b by right-looking blocked LU
+ * with partial pivoting on a P x Q block-cyclic grid (as ScaLAPACK's
+ * pdgetrf), then the backward solve; checked with the HPL scaled residual.
+ *
+ *   lu_main.c    main, the app's options, setup/init (the seeded or
+ *                Matrix Market matrix, the right-hand sides)
+ *   lu_panel.c   one panel: factorization over the process column (pivot
+ *                search by MPI reductions), row swaps, dtrsm of the row
+ *                panel, trailing dgemm update
+ *   lu_solve.c   the backward solve, the residual check, the checksum of x
+ *
+ * The right-hand sides are carried as extra columns: the matrix is
+ * [A | 0 | B], n x (nA + nrhs), nA = n rounded up to a multiple of NB, so the
+ * factorization applies P and L^-1 to B (as HPL does) and leaves U and
+ * y = L^-1 P B; the solve is U x = y. L is kept in the strictly lower part
+ * of its panels with the row swaps of later panels not applied to it (it is
+ * not needed after the factorization).
+ */
+#ifndef LU_H
+#define LU_H
+
+#include "dense.h"
+
+typedef struct lu_app {
+    dense_opts_t *o;
+    int64_t n, nA;          /* order; first column of B */
+    dense_mat_t A;          /* [A | 0 | B], the state */
+    double *ipiv;           /* n: global pivot rows (as doubles: exact), the state */
+    /* work (not state) */
+    double *L;              /* the panel, my rows >= its first row: lr x nb */
+    double *U;              /* the row panel, nb x my columns */
+    double *rowbuf;         /* swap and pivot rows */
+    double *x;              /* the solution, n x nrhs, on every computing rank */
+    double *xl;             /* x by my local column: lc x nrhs */
+} lu_app_t;
+
+/* dense_ops_t panel callback: panel k of n / NB */
+int lu_panel(void *app, dense_ctx_t *d, int64_t k);
+/* dense_ops_t finish callback: solve, check, checksum */
+int lu_finish(void *app, dense_ctx_t *d);
+
+/* the right-hand side b (stream 1 of the seed) and the matrix A (stream 0) */
+#define LU_STREAM_A 0
+#define LU_STREAM_B 1
+
+#endif /* LU_H */
