@@ -10,6 +10,7 @@
  *   dense_mat.c     local block-cyclic matrices: allocation, fill from a
  *                   generator (the seeded random matrix), Matrix Market input,
  *                   infinity norm, the grid-independent checksum
+ *   dense_vec.c     y = A x with replicated vectors (for the checks)
  *   dense_input.c   the input check on world rank 0 (verdict broadcast)
  *   dense_run.c     the driver: one panel = one iteration of the iterative
  *                   skeleton (--ft ckpt), or a plain loop (--ft none)
@@ -192,6 +193,10 @@ int dense_mat_read_mtx(dense_mat_t *A, const dense_grid_t *g, const char *path, 
    on every rank. MPI error code. */
 int dense_norm_inf(const dense_mat_t *A, const dense_grid_t *g, int64_t m, int64_t j0,
                    int64_t n, double *out);
+
+/* Collective over the grid: y = A x (M entries) from x (N entries), both
+   replicated on every computing rank. MPI error code. */
+int dense_matvec(const dense_mat_t *A, const dense_grid_t *g, const double *x, double *y);
 
 /* Collective over the grid: the checksum of rows [0, m), columns [0, n):
    FNV-1a over each NB x NB block's bytes (column-major), then FNV-1a over
