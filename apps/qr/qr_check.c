@@ -23,10 +23,23 @@ static int grid_sum(const dense_grid_t *g, double *v, int cnt)
     return rc;
 }
 
-static dense_mat_t like(const dense_mat_t *A)
+/* A new matrix of A's shape: R, the upper triangle of A (upper = 1), or
+   [I; 0] (upper = 0). C.a is NULL when out of memory. */
+static dense_mat_t like(const dense_grid_t *g, const dense_mat_t *A, int upper)
 {
     dense_mat_t C = *A;
     C.a = calloc((size_t)A->ld * A->lc + 1, sizeof(double));
+    for (int lj = 0; C.a && lj < A->lc; lj++) {
+        int gj = (int)dense_l2g(lj, A->nb, g->mycol, g->Q);
+        for (int li = 0; li < A->lr; li++) {
+            int gi = (int)dense_l2g(li, A->nb, g->myrow, g->P);
+            size_t at = (size_t)lj * A->ld + li;
+            if (upper && gi <= gj)
+                C.a[at] = A->a[at];
+            else if (!upper && gi == gj)
+                C.a[at] = 1.0;
+        }
+    }
     return C;
 }
 
@@ -35,15 +48,9 @@ static int factor_error(const dense_grid_t *g, const dense_mat_t *A, const doubl
                         const dense_mat_t *A0,
                         qr_work_t *wk, double *err2, double *norm2)
 {
-    dense_mat_t C = like(A);
+    dense_mat_t C = like(g, A, 1);
     if (!C.a)
         return MPI_ERR_NO_MEM;
-    for (int lj = 0; lj < A->lc; lj++) {
-        int gj = (int)dense_l2g(lj, A->nb, g->mycol, g->Q);
-        for (int li = 0; li < A->lr; li++)
-            if ((int)dense_l2g(li, A->nb, g->myrow, g->P) <= gj)
-                C.a[(size_t)lj * A->ld + li] = A->a[(size_t)lj * A->ld + li];
-    }
     int rc = qr_apply_q(g, A, tau, 0, &C, wk);
     double s[2] = {0.0, 0.0};
     for (int lj = 0; lj < A->lc; lj++)
@@ -64,15 +71,9 @@ static int factor_error(const dense_grid_t *g, const dense_mat_t *A, const doubl
 /* ||Q^T (Q [I; 0]) - [I; 0]||_F^2 */
 static int orth_error(const dense_grid_t *g, const dense_mat_t *A, const double *tau, qr_work_t *wk, double *err2)
 {
-    dense_mat_t C = like(A);
+    dense_mat_t C = like(g, A, 0);
     if (!C.a)
         return MPI_ERR_NO_MEM;
-    for (int lj = 0; lj < A->lc; lj++) {
-        int gj = (int)dense_l2g(lj, A->nb, g->mycol, g->Q);
-        for (int li = 0; li < A->lr; li++)
-            if ((int)dense_l2g(li, A->nb, g->myrow, g->P) == gj)
-                C.a[(size_t)lj * A->ld + li] = 1.0;
-    }
     int rc = qr_apply_q(g, A, tau, 0, &C, wk);
     if (rc == MPI_SUCCESS)
         rc = qr_apply_q(g, A, tau, 1, &C, wk);

@@ -21,30 +21,27 @@ int qr_npanels(const dense_mat_t *A) { return (min_mn(A) + A->nb - 1) / A->nb; }
 /* columns of panel k */
 static int panel_width(const dense_mat_t *A, int k) { return min_i(A->nb, min_mn(A) - k * A->nb); }
 
+/* *p holds at least `want` doubles */
+static int grow(double **p, size_t *cap, size_t want)
+{
+    if (want <= *cap)
+        return 0;
+    double *q = realloc(*p, want * sizeof(double));
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = want;
+    return 0;
+}
+
 static int work_grow(qr_work_t *wk, int nb, int mloc, int ncols)
 {
     size_t nbuf = (size_t)nb * nb + nb + (size_t)mloc * nb + 1;
     size_t nw = (size_t)nb * (ncols > nb ? ncols : nb) + 1;
-    if (nbuf > wk->nbuf) {
-        double *p = realloc(wk->buf, nbuf * sizeof(double));
-        if (!p)
-            return -1;
-        wk->buf = p;
-        wk->nbuf = nbuf;
-    }
-    if (nw > wk->nw) {
-        double *p = realloc(wk->w, nw * sizeof(double));
-        if (!p)
-            return -1;
-        wk->w = p;
-        wk->nw = nw;
-    }
-    if (!wk->gram) {
-        wk->gram = malloc((size_t)nb * nb * sizeof(double) + sizeof(double));
-        if (!wk->gram)
-            return -1;
-    }
-    return 0;
+    return grow(&wk->buf, &wk->nbuf, nbuf) || grow(&wk->w, &wk->nw, nw) ||
+                   grow(&wk->gram, &wk->ngram, (size_t)nb * nb + 1)
+               ? -1
+               : 0;
 }
 
 int qr_work_init(qr_work_t *wk, const dense_mat_t *A)

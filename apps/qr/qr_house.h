@@ -28,7 +28,7 @@ typedef struct qr_work {
     double *buf;       /* T, tau, V: what the row broadcast carries */
     double *w;         /* NB x (local columns) */
     double *gram;      /* NB x NB: V^T V */
-    size_t nbuf, nw;
+    size_t nbuf, nw, ngram; /* their capacities, in doubles */
 } qr_work_t;
 
 int qr_work_init(qr_work_t *wk, const dense_mat_t *A);
