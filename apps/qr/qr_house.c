@@ -34,20 +34,20 @@ static int grow(double **p, size_t *cap, size_t want)
     return 0;
 }
 
-static int work_grow(qr_work_t *wk, int nb, int mloc, int ncols)
+static int work_grow(qr_work_t *wk, int nb, int mloc, int ncols, int P)
 {
     size_t nbuf = (size_t)nb * nb + nb + (size_t)mloc * nb + 1;
     size_t nw = (size_t)nb * (ncols > nb ? ncols : nb) + 1;
     return grow(&wk->buf, &wk->nbuf, nbuf) || grow(&wk->w, &wk->nw, nw) ||
-                   grow(&wk->gram, &wk->ngram, (size_t)nb * nb + 1)
+                   grow(&wk->gram, &wk->ngram, (size_t)nb * nb + 2 * (size_t)P + 1)
                ? -1
                : 0;
 }
 
-int qr_work_init(qr_work_t *wk, const dense_mat_t *A)
+int qr_work_init(qr_work_t *wk, const dense_grid_t *g, const dense_mat_t *A)
 {
     memset(wk, 0, sizeof(*wk));
-    return work_grow(wk, A->nb, A->lr, A->lc);
+    return work_grow(wk, A->nb, (int)A->lr, (int)A->lc, g->P);
 }
 
 void qr_work_free(qr_work_t *wk)
@@ -81,16 +81,14 @@ static double combine_norms(const double *vals, int P)
 /* Unblocked factorization of panel k on its process column (pdgeqr2):
    one Householder reflector per column, H = I - tau v v^T with v(0) = 1,
    beta = -sign(alpha) ||(alpha, x)||, as LAPACK's dlarfg. */
-static int panel_factor(const dense_grid_t *g, dense_mat_t *A, int k, double *tau, double *w)
+static int panel_factor(const dense_grid_t *g, dense_mat_t *A, int k, double *tau, qr_work_t *wk)
 {
     int nb = A->nb, j0 = k * nb, jb = panel_width(A, k);
     int pr0 = k % g->P;
     int i0 = (int)dense_numroc(j0, nb, g->myrow, g->P);
     int lc0 = (int)dense_numroc(j0, nb, g->mycol, g->Q);
     int diag = g->myrow == pr0;
-    double send[2], vals[2 * 64], *valp = vals;
-    if (g->P > 64 && !(valp = malloc(2 * (size_t)g->P * sizeof(double))))
-        return MPI_ERR_NO_MEM;
+    double send[2], *valp = wk->gram, *w = wk->w; /* the norms of every process row */
     int rc = MPI_SUCCESS;
     for (int j = 0; j < jb && rc == MPI_SUCCESS; j++) {
         double *col = A->a + (size_t)(lc0 + j) * A->ld;
@@ -133,8 +131,6 @@ static int panel_factor(const dense_grid_t *g, dense_mat_t *A, int k, double *ta
         if (nbelow > 0)
             cblas_dger(CblasColMajor, nbelow, nr, -t, col + ib, 1, w, 1, rest + ib, A->ld);
     }
-    if (valp != vals)
-        free(valp);
     return rc;
 }
 
@@ -222,7 +218,7 @@ int qr_factor_panel(const dense_grid_t *g, dense_mat_t *A, int k, double *tau, q
     int nb = A->nb, j0 = k * nb, jb = panel_width(A, k);
     int rc = MPI_SUCCESS;
     if (g->mycol == k % g->Q)
-        rc = panel_factor(g, A, k, tau, wk->w);
+        rc = panel_factor(g, A, k, tau, wk);
     if (rc == MPI_SUCCESS)
         rc = panel_vt(g, A, k, tau, wk);
     if (rc != MPI_SUCCESS)
@@ -234,7 +230,7 @@ int qr_factor_panel(const dense_grid_t *g, dense_mat_t *A, int k, double *tau, q
 int qr_apply_q(const dense_grid_t *g, const dense_mat_t *A, const double *tau, int trans,
                dense_mat_t *C, qr_work_t *wk)
 {
-    if (work_grow(wk, A->nb, A->lr, C->lc) != 0)
+    if (work_grow(wk, A->nb, (int)A->lr, (int)C->lc, g->P) != 0)
         return MPI_ERR_NO_MEM;
     double *t = malloc(((size_t)min_mn(A) + 1) * sizeof(double));
     if (!t)

@@ -27,11 +27,11 @@
 typedef struct qr_work {
     double *buf;       /* T, tau, V: what the row broadcast carries */
     double *w;         /* NB x (local columns) */
-    double *gram;      /* NB x NB: V^T V */
+    double *gram;      /* NB x NB: V^T V; in the panel, the column norms (2P) */
     size_t nbuf, nw, ngram; /* their capacities, in doubles */
 } qr_work_t;
 
-int qr_work_init(qr_work_t *wk, const dense_mat_t *A);
+int qr_work_init(qr_work_t *wk, const dense_grid_t *g, const dense_mat_t *A);
 void qr_work_free(qr_work_t *wk);
 
 /* Panels of the factorization: ceil(min(m, n) / nb). */

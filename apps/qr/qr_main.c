@@ -50,7 +50,7 @@ static int qr_setup(void *app, dense_ctx_t *d)
     qr_app_t *a = app;
     const dense_opts_t *o = d->o;
     const dense_grid_t *g = &d->grid;
-    if (dense_mat_alloc(&a->A, g, a->m, o->n, o->nb) || qr_work_init(&a->wk, &a->A))
+    if (dense_mat_alloc(&a->A, g, a->m, o->n, o->nb) || qr_work_init(&a->wk, g, &a->A))
         goto nomem;
     a->tau = calloc((size_t)o->n + 1, sizeof(double));
     a->b = malloc(sizeof(double) * ((size_t)a->A.lr + 1));
@@ -79,10 +79,20 @@ static int qr_init(void *app, dense_ctx_t *d)
     return fill_input(&a->A, d, a->m);
 }
 
+/* MPI_ERR_NO_MEM from qr_house/qr_solve is not a process failure to recover
+   from: the run stops with a message */
+static int no_mem_stops(dense_ctx_t *d, int rc, const char *where)
+{
+    if (rc != MPI_ERR_NO_MEM)
+        return rc;
+    snprintf(d->err, sizeof d->err, "out of memory in %s", where);
+    return FTITER_ERR_APP;
+}
+
 static int qr_panel(void *app, dense_ctx_t *d, int64_t k)
 {
     qr_app_t *a = app;
-    return qr_factor_panel(&d->grid, &a->A, (int)k, a->tau, &a->wk);
+    return no_mem_stops(d, qr_factor_panel(&d->grid, &a->A, (int)k, a->tau, &a->wk), "panel");
 }
 
 /* x from the factorization, then the checks against a fresh copy of A */
@@ -92,7 +102,7 @@ static int qr_finish(void *app, dense_ctx_t *d)
     const dense_opts_t *o = d->o;
     int rc = qr_solve_ls(&d->grid, &a->A, a->tau, a->b, a->x, &a->wk);
     if (rc != MPI_SUCCESS)
-        return rc;
+        return no_mem_stops(d, rc, "the least-squares solve");
     dense_mat_t A0;
     if (dense_mat_alloc(&A0, &d->grid, a->m, o->n, o->nb)) {
         snprintf(d->err, sizeof d->err, "out of memory for the check's copy of A");
@@ -104,7 +114,7 @@ static int qr_finish(void *app, dense_ctx_t *d)
         rc = qr_checks(&d->grid, &a->A, a->tau, &A0, a->b, a->x, orth, &a->wk, &a->checks);
     dense_mat_free(&A0);
     if (rc != MPI_SUCCESS)
-        return rc;
+        return no_mem_stops(d, rc, "the checks");
     const qr_checks_t *c = &a->checks;
     double lim = d->check_limit;
     d->check = c->factor;
