@@ -4,6 +4,8 @@
 #   bash .ci/deps.sh            install only what is missing (no network when
 #                               everything is there already)
 #   bash .ci/deps.sh --update   always run apt-get update and install (CI)
+#   bash .ci/deps.sh --bench    also what only the benchmarks need (ScaLAPACK
+#                               for bench/dense_bench.sh); not the test path
 #
 # Runs non-interactively; needs root, or sudo without a password.
 set -euo pipefail
@@ -20,11 +22,13 @@ PKGS=(
 )
 
 update=0
-case "${1:-}" in
-    --update) update=1 ;;
-    "") ;;
-    *) echo "usage: bash .ci/deps.sh [--update]" >&2; exit 2 ;;
-esac
+for arg in "$@"; do
+    case "$arg" in
+        --update) update=1 ;;
+        --bench) PKGS+=(libscalapack-openmpi-dev) ;;   # bench/dense_bench.sh only
+        *) echo "usage: bash .ci/deps.sh [--update] [--bench]" >&2; exit 2 ;;
+    esac
+done
 
 missing=()
 for p in "${PKGS[@]}"; do

@@ -27,16 +27,25 @@
 
 static int size_check(const char *what, double rows, double entries, char *err, size_t errlen)
 {
-    double need = rows * CG_BYTES_PER_ROW + entries * CG_BYTES_PER_ENTRY;
-    double have = app_host_memory_bytes();
-    if (need > have) {
-        snprintf(err, errlen,
-                 "%s: too large: %.0f rows and %.0f stored entries need about %.1f GiB, more "
-                 "than this host's %.1f GiB of memory",
-                 what, rows, entries, need / 1073741824.0, have / 1073741824.0);
-        return -1;
-    }
-    return 0;
+    char size[128];
+    snprintf(size, sizeof size, "%.0f rows and %.0f stored entries need", rows, entries);
+    return app_memory_check(what, size, rows * CG_BYTES_PER_ROW + entries * CG_BYTES_PER_ENTRY,
+                            err, errlen);
+}
+
+typedef struct check_ctx {
+    double *diag, *rowsum;
+    int symmetric;
+} check_ctx_t;
+
+static void check_entry(void *ctx, int64_t i, int64_t j, double v)
+{
+    check_ctx_t *c = ctx;
+    if (i == j)
+        c->diag[i] += v;
+    c->rowsum[i] += v;
+    if (c->symmetric && i != j)
+        c->rowsum[j] += v;
 }
 
 static int mtx_check(const char *path, char *err, size_t errlen)
@@ -63,17 +72,9 @@ static int mtx_check(const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "%s: out of memory checking the matrix", path);
         goto out;
     }
-    for (long long k = 0; k < m.nnz; k++) {
-        int64_t i, j;
-        double v;
-        if (app_mtx_entry(&m, k, &i, &j, &v, err, errlen))
-            goto out;
-        if (i == j)
-            diag[i] += v;
-        rowsum[i] += v;
-        if (m.symmetric && i != j)
-            rowsum[j] += v;
-    }
+    check_ctx_t cc = {diag, rowsum, m.symmetric};
+    if (app_mtx_each(&m, check_entry, &cc, err, errlen))
+        goto out;
     if (app_mtx_end(&m, err, errlen))
         goto out;
     for (long long i = 0; i < m.n; i++) {

@@ -45,13 +45,8 @@ void cg_report(FILE *out, const cg_opts_t *o, const cg_app_t *a, const ftiter_t 
         fprintf(out, "\"solution_checksum\": \"%016llx\", ", (unsigned long long)a->checksum);
         app_json_dbl(out, "solve_time_s", st->solve_s, 1);
         app_json_dbl(out, "time_per_iteration_s", tpi, 1);
-        fprintf(out, "\"ckpt_interval\": %lld, \"checkpoints\": %lld, ",
-                (long long)o->ckpt_interval, (long long)st->checkpoints);
-        fprintf(out, "\"checkpoint_bytes_per_rank\": %zu, ", st->ckpt_bytes);
-        app_json_dbl(out, "checkpoint_time_s", a->max_ckpt_s, 1);
-        app_json_dbl(out, "checkpoint_overhead_pct", ovh, 1);
-        app_report_recoveries_json(out, st, o->event_log, "iteration");
-        fprintf(out, "}\n");
+        app_report_ckpt_json_end(out, o->ckpt_interval, st, a->max_ckpt_s, ovh, o->event_log,
+                                 "iteration");
         fflush(out);
         return;
     }

@@ -60,6 +60,11 @@ int app_ftiter_fail(const char *prog, int rank, int rc, const char *err);
 /* Physical memory of this host (INFINITY when unknown). */
 double app_host_memory_bytes(void);
 
+/* 0 when `need` bytes fit this host's memory, else -1 with "WHAT: too large:
+   SIZE about N GiB, more than this host's M GiB of memory" (SIZE says what
+   needs it, with its verb: "a 10 x 10 matrix needs"). */
+int app_memory_check(const char *what, const char *size, double need, char *err, size_t errlen);
+
 /* An input check: 0, or -1 with a message naming the problem. Local and
    deterministic (every rank would decide the same). */
 typedef int (*app_check_fn)(const void *ctx, char *err, size_t errlen);
@@ -87,6 +92,12 @@ int app_input_verdict(const char *prog, app_check_fn check, const void *ctx, int
  */
 void app_report_recoveries_json(FILE *out, const ftiter_stats_t *st, const char *event_log,
                                 const char *unit);
+/* The end of a JSON report: "ckpt_interval", "checkpoints",
+   "checkpoint_bytes_per_rank", "checkpoint_time_s", "checkpoint_overhead_pct",
+   the recoveries (as app_report_recoveries_json), then "}\n". */
+void app_report_ckpt_json_end(FILE *out, int64_t interval, const ftiter_stats_t *st,
+                              double ckpt_s, double overhead_pct, const char *event_log,
+                              const char *unit);
 void app_report_recoveries_text(FILE *out, const char *prog, const ftiter_stats_t *st,
                                 const char *event_log, const char *unit);
 
@@ -112,6 +123,9 @@ int app_mtx_open(app_mtx_t *m, const char *path, char *err, size_t errlen);
    -1 with a message. */
 int app_mtx_entry(app_mtx_t *m, long long k, int64_t *i, int64_t *j, double *v, char *err,
                   size_t errlen);
+/* Every entry in turn (app_mtx_entry) to fn, if not NULL: 0, or -1 with a message. */
+typedef void (*app_mtx_fn)(void *ctx, int64_t i, int64_t j, double v);
+int app_mtx_each(app_mtx_t *m, app_mtx_fn fn, void *ctx, char *err, size_t errlen);
 /* After the last entry: 0, or -1 with a message when a non-blank line follows. */
 int app_mtx_end(app_mtx_t *m, char *err, size_t errlen);
 void app_mtx_close(app_mtx_t *m);

@@ -15,6 +15,17 @@ double app_host_memory_bytes(void)
     return pages > 0 && psize > 0 ? (double)pages * (double)psize : INFINITY;
 }
 
+int app_memory_check(const char *what, const char *size, double need, char *err, size_t errlen)
+{
+    double have = app_host_memory_bytes();
+    if (need > have) {
+        snprintf(err, errlen, "%s: too large: %s about %.1f GiB, more than this host's %.1f GiB "
+                              "of memory", what, size, need / 1073741824.0, have / 1073741824.0);
+        return -1;
+    }
+    return 0;
+}
+
 int app_input_verdict(const char *prog, app_check_fn check, const void *ctx, int rank,
                       int nprocs)
 {

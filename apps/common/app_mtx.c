@@ -165,6 +165,19 @@ void app_mtx_close(app_mtx_t *m)
 }
 
 
+int app_mtx_each(app_mtx_t *m, app_mtx_fn fn, void *ctx, char *err, size_t errlen)
+{
+    for (long long k = 0; k < m->nnz; k++) {
+        int64_t i, j;
+        double v;
+        if (app_mtx_entry(m, k, &i, &j, &v, err, errlen))
+            return -1;
+        if (fn)
+            fn(ctx, i, j, v);
+    }
+    return 0;
+}
+
 int app_mtx_end(app_mtx_t *m, char *err, size_t errlen)
 {
     char line[1024];

@@ -139,6 +139,19 @@ void app_report_recoveries_json(FILE *out, const ftiter_stats_t *st, const char 
     free(ev);
 }
 
+void app_report_ckpt_json_end(FILE *out, int64_t interval, const ftiter_stats_t *st,
+                              double ckpt_s, double overhead_pct, const char *event_log,
+                              const char *unit)
+{
+    fprintf(out, "\"ckpt_interval\": %lld, \"checkpoints\": %lld, ", (long long)interval,
+            (long long)st->checkpoints);
+    fprintf(out, "\"checkpoint_bytes_per_rank\": %zu, ", st->ckpt_bytes);
+    app_json_dbl(out, "checkpoint_time_s", ckpt_s, 1);
+    app_json_dbl(out, "checkpoint_overhead_pct", overhead_pct, 1);
+    app_report_recoveries_json(out, st, event_log, unit);
+    fprintf(out, "}\n");
+}
+
 void app_report_recoveries_text(FILE *out, const char *prog, const ftiter_stats_t *st,
                                 const char *event_log, const char *unit)
 {

@@ -63,6 +63,11 @@
  * ranks (--checksums M, one checkpoint group): the last M world ranks hold
  * the checkpoints. Grid rank r = world rank r for r < P*Q, row-major: grid
  * row r / Q, grid column r % Q (ScaLAPACK's default "Row" order).
+ * --ft abft (an app that has it: dense_info_t.abft_extra_ranks): P*Q data
+ * ranks, then the app's checksum ranks (grid row P of a (P + 1) x Q grid,
+ * d->grid; d->dgrid is the P x Q part), then M (--checksums) ranks for the
+ * skeleton's 8-byte checkpoint of the panel count: abft_extra_ranks counts
+ * both.
  */
 #ifndef DENSE_H
 #define DENSE_H
@@ -223,13 +228,25 @@ typedef struct dense_ops {
     int (*panel)(void *app, dense_ctx_t *d, int64_t k);
     int (*finish)(void *app, dense_ctx_t *d);
     int (*rebuilt)(void *app, dense_ctx_t *d); /* optional */
+    /* --ft abft only: after a recovery, collective over d->grid (data and
+       checksum ranks). `panel`: the panel count to resume from (the same
+       everywhere); `done`: panels this rank had applied (panel or panel + 1
+       on a survivor, -1 on a replacement). Bring the state to `panel`
+       panels on every rank: undo an extra panel, rebuild a replacement's
+       blocks from the checksums. More losses than the checksums cover: set
+       d->err, d->abft_lost = 1 and return FTITER_ERR_APP (exit 3). */
+    int (*abft_recover)(void *app, dense_ctx_t *d, int64_t panel, int64_t done);
 } dense_ops_t;
 
 struct dense_ctx {
     const dense_opts_t *o;
     int world_rank, world_size;
     int init_rc;            /* MPI_Init's return code */
-    dense_grid_t grid;      /* computing ranks; rebuilt after every recovery */
+    dense_grid_t grid;      /* computing ranks; rebuilt after every recovery. With
+                               --ft abft: (P + 1) x Q, grid row P holds checksums */
+    dense_grid_t dgrid;     /* the P x Q data ranks (= grid without abft); its comm
+                               is MPI_COMM_NULL on an abft checksum rank */
+    int dgrid_own;
     int is_compute;         /* 0 on a checksum rank */
     ftiter_t *sk;           /* the skeleton (--ft ckpt), else NULL */
     /* set by the app before dense_run */
@@ -256,6 +273,10 @@ struct dense_ctx {
     double max_ckpt_s, max_panel_s; /* slowest computing rank */
     int64_t max_panels_run;
     double check_s;                  /* time in the app's finish (the checks) */
+    /* --ft abft: panels applied by this rank (-1: none yet, a replacement),
+       and the checkpointed copy (the only state the skeleton keeps) */
+    int64_t abft_done, abft_mark;
+    int abft_lost;          /* set by abft_recover: unrecoverable (exit 3) */
     char err[256];
 };
 

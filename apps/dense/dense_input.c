@@ -22,13 +22,9 @@ static int input_check(const void *arg, char *err, size_t errlen)
         if (app_mtx_open(&m, o->matrix, err, errlen))
             return -1;
         n = (double)m.n;
-        for (long long k = 0; k < m.nnz; k++) {
-            int64_t i, j;
-            double v;
-            if (app_mtx_entry(&m, k, &i, &j, &v, err, errlen)) {
-                app_mtx_close(&m);
-                return -1;
-            }
+        if (app_mtx_each(&m, NULL, NULL, err, errlen)) {
+            app_mtx_close(&m);
+            return -1;
         }
         int rc = app_mtx_end(&m, err, errlen);
         app_mtx_close(&m);
@@ -38,15 +34,9 @@ static int input_check(const void *arg, char *err, size_t errlen)
     } else {
         snprintf(what, sizeof what, "random n=%lld", (long long)o->n);
     }
-    double need = n * n * c->bytes_per_entry, have = app_host_memory_bytes();
-    if (need > have) {
-        snprintf(err, errlen,
-                 "%s: too large: a %.0f x %.0f matrix needs about %.1f GiB in all, more than "
-                 "this host's %.1f GiB of memory",
-                 what, n, n, need / 1073741824.0, have / 1073741824.0);
-        return -1;
-    }
-    return 0;
+    char size[96];
+    snprintf(size, sizeof size, "a %.0f x %.0f matrix needs", n, n);
+    return app_memory_check(what, size, n * n * c->bytes_per_entry, err, errlen);
 }
 
 int dense_input_verdict(const dense_opts_t *o, double bytes_per_entry, int rank, int nprocs)

@@ -68,11 +68,28 @@ double dense_rand_fn(void *ctx, int64_t i, int64_t j)
     return dense_rand_entry(c->seed, c->stream, i, j);
 }
 
-static void mtx_add(dense_mat_t *A, const dense_grid_t *g, int64_t i, int64_t j, double v)
+typedef struct mtx_ctx {
+    dense_mat_t *A;
+    const dense_grid_t *g;
+    int64_t j0;
+    int symmetric;
+} mtx_ctx_t;
+
+static void mtx_put(const mtx_ctx_t *c, int64_t i, int64_t j, double v)
 {
+    dense_mat_t *A = c->A;
+    const dense_grid_t *g = c->g;
     if (dense_g2p(i, A->nb, g->P) != g->myrow || dense_g2p(j, A->nb, g->Q) != g->mycol)
         return;
     DENSE_AT(A, dense_g2l(i, A->nb, g->P), dense_g2l(j, A->nb, g->Q)) += v;
+}
+
+static void mtx_add(void *ctx, int64_t i, int64_t j, double v)
+{
+    const mtx_ctx_t *c = ctx;
+    mtx_put(c, i, c->j0 + j, v);
+    if (c->symmetric && i != j)
+        mtx_put(c, j, c->j0 + i, v);
 }
 
 int dense_mat_read_mtx(dense_mat_t *A, const dense_grid_t *g, const char *path, int64_t j0,
@@ -85,19 +102,10 @@ int dense_mat_read_mtx(dense_mat_t *A, const dense_grid_t *g, const char *path, 
     if (m.n > A->M || j0 + m.n > A->N) {
         snprintf(err, errlen, "%s: %lld x %lld does not fit the %lld x %lld matrix", path, m.n,
                  m.n, (long long)A->M, (long long)A->N);
-        goto out;
+    } else {
+        mtx_ctx_t c = {A, g, j0, m.symmetric};
+        rc = app_mtx_each(&m, mtx_add, &c, err, errlen);
     }
-    for (long long k = 0; k < m.nnz; k++) {
-        int64_t i, j;
-        double v;
-        if (app_mtx_entry(&m, k, &i, &j, &v, err, errlen))
-            goto out;
-        mtx_add(A, g, i, j0 + j, v);
-        if (m.symmetric && i != j)
-            mtx_add(A, g, j, j0 + i, v);
-    }
-    rc = 0;
-out:
     app_mtx_close(&m);
     return rc;
 }

@@ -52,14 +52,8 @@ void dense_report(FILE *out, const dense_ctx_t *d)
         app_json_dbl(out, "check_time_s", d->check_s, 1);
         app_json_dbl(out, "gflops", gflops, 1);
         app_json_dbl(out, "time_per_panel_s", tpp, 1);
-        fprintf(out, "\"ckpt_interval\": %lld, \"checkpoints\": %lld, ",
-                (long long)(o->ft == DENSE_FT_CKPT ? o->ckpt_interval : 0),
-                (long long)st->checkpoints);
-        fprintf(out, "\"checkpoint_bytes_per_rank\": %zu, ", st->ckpt_bytes);
-        app_json_dbl(out, "checkpoint_time_s", d->max_ckpt_s, 1);
-        app_json_dbl(out, "checkpoint_overhead_pct", ovh, 1);
-        app_report_recoveries_json(out, st, o->event_log, "panel");
-        fprintf(out, "}\n");
+        app_report_ckpt_json_end(out, o->ft == DENSE_FT_CKPT ? o->ckpt_interval : 0, st,
+                                 d->max_ckpt_s, ovh, o->event_log, "panel");
         fflush(out);
         return;
     }

@@ -4,6 +4,14 @@
  * recovery, resume from the last checkpointed panel), or the same callbacks
  * in a plain loop with --ft none. The grid's communicators are rebuilt from
  * the skeleton's data communicator after every recovery.
+ *
+ * --ft abft: the skeleton still runs the loop and the FT-MPI recovery, but
+ * its checkpoint (every panel, onto --checksums M ranks) holds only 8 bytes:
+ * the number of panels done. The matrices are not checkpointed: the grid has
+ * extra checksum ranks (the app's), and after a recovery the app's
+ * abft_recover rebuilds the replacements' blocks from the checksums and
+ * brings every rank to the checkpointed panel count (a survivor that had
+ * already applied the next panel undoes it).
  */
 #include "dense.h"
 
@@ -20,6 +28,8 @@ typedef struct run_ctx {
 
 int dense_register(dense_ctx_t *d, void *ptr, size_t bytes)
 {
+    if (d->o->ft == DENSE_FT_ABFT)
+        return FTITER_SUCCESS; /* protected by the app's checksums */
     if (d->sk == NULL) {
         d->plain.ckpt_bytes += bytes;
         return FTITER_SUCCESS;
@@ -33,15 +43,58 @@ static int run_setup(void *arg, ftiter_t *sk, MPI_Comm data)
 {
     run_ctx_t *r = arg;
     (void)data;
-    r->d->sk = sk;
-    return r->ops->setup(r->app, r->d);
+    dense_ctx_t *d = r->d;
+    d->sk = sk;
+    d->abft_done = -1;
+    if (d->o->ft == DENSE_FT_ABFT && sk &&
+        ftiter_register(sk, &d->abft_mark, sizeof(d->abft_mark)) != FTITER_SUCCESS)
+        return FTITER_ERR_APP;
+    return r->ops->setup(r->app, d);
+}
+
+/* the P x Q grid of the data ranks inside the (P + 1) x Q ABFT grid */
+static int run_data_grid(dense_ctx_t *d, MPI_Comm data)
+{
+    dense_grid_t *g = &d->dgrid;
+    if (d->dgrid_own)
+        dense_grid_free(g);
+    if (d->o->ft != DENSE_FT_ABFT) {
+        *g = d->grid; /* the same communicators, freed with d->grid */
+        d->dgrid_own = 0;
+        return MPI_SUCCESS;
+    }
+    MPI_Comm sub;
+    int in = d->grid.myrow < d->o->P;
+    int rc = MPI_Comm_split(data, in ? 0 : MPI_UNDEFINED, d->grid.rank, &sub);
+    d->dgrid_own = in;
+    if (rc != MPI_SUCCESS || !in) {
+        g->comm = g->row = g->col = MPI_COMM_NULL;
+        d->dgrid_own = 0;
+        return rc;
+    }
+    g->row = g->col = MPI_COMM_NULL;
+    return dense_grid_build(g, sub, d->o->P, d->o->Q);
 }
 
 static int run_rebuilt(void *arg, MPI_Comm data)
 {
     run_ctx_t *r = arg;
     dense_ctx_t *d = r->d;
-    int rc = dense_grid_build(&d->grid, data, d->o->P, d->o->Q);
+    int rows = d->o->P + (d->o->ft == DENSE_FT_ABFT ? 1 : 0);
+    int rc = dense_grid_build(&d->grid, data, rows, d->o->Q);
+    if (rc == MPI_SUCCESS)
+        rc = run_data_grid(d, data);
+    if (rc == MPI_SUCCESS && d->o->ft == DENSE_FT_ABFT) {
+        long long done = d->abft_done, any;
+        if ((rc = MPI_Allreduce(&done, &any, 1, MPI_LONG_LONG, MPI_MAX, data)) != MPI_SUCCESS)
+            return rc;
+        if (any >= 0) { /* a recovery (not the fresh start, where init follows) */
+            rc = r->ops->abft_recover(r->app, d, d->abft_mark, d->abft_done);
+            if (rc != MPI_SUCCESS)
+                return rc;
+            d->abft_done = d->abft_mark;
+        }
+    }
     if (rc == MPI_SUCCESS && r->ops->rebuilt)
         rc = r->ops->rebuilt(r->app, d);
     return rc;
@@ -51,7 +104,9 @@ static int run_init(void *arg, MPI_Comm data)
 {
     run_ctx_t *r = arg;
     (void)data;
-    return r->ops->init(r->app, r->d);
+    int rc = r->ops->init(r->app, r->d);
+    r->d->abft_done = r->d->abft_mark = 0;
+    return rc;
 }
 
 static int run_iterate(void *arg, MPI_Comm data, int64_t iter)
@@ -60,6 +115,8 @@ static int run_iterate(void *arg, MPI_Comm data, int64_t iter)
     (void)data;
     FTMPI_Fault_point("panel", (long)iter);
     int rc = r->ops->panel(r->app, r->d, iter);
+    if (rc == MPI_SUCCESS)
+        r->d->abft_done = r->d->abft_mark = iter + 1;
     long us = r->d->o->delay_us;
     if (rc == MPI_SUCCESS && us > 0) {
         struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
@@ -160,11 +217,24 @@ int dense_run(dense_ctx_t *d, const dense_ops_t *ops, void *app)
     } else {
         ftiter_params_t par = {.ckpt_interval = o->ckpt_interval, .max_iter = d->npanels,
                                .ckpt = {o->code, o->m, 0, 0}, .verbose = o->verbose};
+        if (o->ft == DENSE_FT_ABFT) /* the panel count only, every panel */
+            par.ckpt_interval = 1;
         ftiter_t *sk = NULL;
         rc = ftiter_create(&par, &run_ops, &r, d->init_rc, &sk);
         d->sk = sk;
         if (rc == FTITER_SUCCESS)
             rc = ftiter_run(sk);
+        if (rc == FTITER_ERR_APP && o->ft == DENSE_FT_ABFT && !d->is_compute) {
+            /* the data ranks know why (abft_recover) and end the job */
+            MPI_Finalize();
+            exit(DENSE_EXIT_UNRECOVERABLE);
+        }
+        if (rc != FTITER_SUCCESS && d->abft_lost) {
+            /* more ranks of one process column lost than ABFT can rebuild */
+            fprintf(stderr, "%s: rank %d: %s\n", o->prog, d->world_rank, d->err);
+            fflush(stderr);
+            MPI_Abort(MPI_COMM_WORLD, DENSE_EXIT_UNRECOVERABLE);
+        }
         if (rc != FTITER_SUCCESS)
             exit(app_ftiter_fail(o->prog, d->world_rank, rc, d->err));
     }
@@ -188,6 +258,8 @@ int dense_end(dense_ctx_t *d)
     }
     if (d->sk)
         ftiter_free(&d->sk);
+    if (d->dgrid_own)
+        dense_grid_free(&d->dgrid);
     dense_grid_free(&d->grid);
     MPI_Finalize();
     return status;

@@ -68,7 +68,7 @@ static int start_layout(dense_ctx_t *d, dense_opts_t *o, const dense_info_t *inf
         if (o->ft == DENSE_FT_CKPT)
             snprintf(why, sizeof why, " --ft ckpt --checksums %d", o->m);
         else if (o->ft == DENSE_FT_ABFT)
-            snprintf(why, sizeof why, " --ft abft");
+            snprintf(why, sizeof why, " --ft abft --checksums %d", o->m);
         snprintf(msg, cap,
                  "%s: --grid %dx%d%s needs -np %d (%d computing rank%s + %d checksum rank%s), "
                  "got -np %d",
@@ -114,11 +114,12 @@ int dense_start(dense_ctx_t *d, dense_opts_t *o, int prc, int init_rc,
     }
     if (start_layout(d, o, info, msg, sizeof msg))
         return start_fail(d, msg, DENSE_EXIT_USAGE);
-    if (o->ft == DENSE_FT_CKPT) {
+    if (o->ft != DENSE_FT_NONE) {
+        int abft = o->ft == DENSE_FT_ABFT;
         dckpt_params_t dp = {o->code, o->m, 0, 0};
         int ngroups, ndata;
         if (dckpt_plan(d->world_size, &dp, &ngroups, &ndata) != DCKPT_SUCCESS ||
-            ndata != o->P * o->Q) {
+            ndata != (abft ? d->world_size - o->m : o->P * o->Q)) {
             snprintf(msg, sizeof msg, "%s: %d ranks cannot hold %s checkpoints with %d "
                                       "checksum rank(s)", o->prog, d->world_size,
                      app_code_name(o->code), o->m);
@@ -131,8 +132,10 @@ int dense_start(dense_ctx_t *d, dense_opts_t *o, int prc, int init_rc,
 #endif
     if (fresh && dense_input_verdict(o, info->bytes_per_entry, d->world_rank, d->world_size))
         return start_fail(d, NULL, DENSE_EXIT_INPUT);
-    d->is_compute = d->world_rank < o->P * o->Q;
+    /* the skeleton's data ranks: the grid (with abft, its checksum row too) */
+    d->is_compute =
+        d->world_rank < (o->ft == DENSE_FT_ABFT ? d->world_size - o->m : o->P * o->Q);
     if (d->is_compute)
-        dense_grid_coords(&d->grid, o->P, o->Q, d->world_rank);
+        dense_grid_coords(&d->grid, o->P + (o->ft == DENSE_FT_ABFT), o->Q, d->world_rank);
     return -1;
 }

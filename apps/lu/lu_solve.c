@@ -22,7 +22,7 @@
 
 static int lu_backsolve(lu_app_t *a, dense_ctx_t *d)
 {
-    const dense_grid_t *g = &d->grid;
+    const dense_grid_t *g = &d->dgrid;
     dense_mat_t *A = &a->A;
     int nb = A->nb, nrhs = a->o->nrhs, rc = MPI_SUCCESS;
     int64_t n = a->n, nblk = (n + nb - 1) / nb;
@@ -89,7 +89,7 @@ static int lu_backsolve(lu_app_t *a, dense_ctx_t *d)
    right-hand sides, with A and b built again from the input */
 static int lu_residual(lu_app_t *a, dense_ctx_t *d, double *resid)
 {
-    const dense_grid_t *g = &d->grid;
+    const dense_grid_t *g = &d->dgrid;
     const dense_opts_t *o = a->o;
     int nb = a->A.nb, nrhs = o->nrhs, rc;
     int64_t n = a->n;

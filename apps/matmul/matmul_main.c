@@ -1,6 +1,8 @@
 /*
  * matmul_main.c - the matrix-multiply demo (matmul.h, docs/dense.md):
- * C = A B by SUMMA on a P x Q grid, surviving killed ranks with --ft ckpt.
+ * C = A B by SUMMA on a P x Q grid, surviving killed ranks with --ft ckpt
+ * (in-memory checkpoints of C) or --ft abft (C rebuilt from a checksum row
+ * of the grid, matmul_abft.c: -np P*Q + Q + M).
  *
  *   ftmpirun --comm-mode=rebuild -np 5 --kill-at panel=3@1 matmul --n 512 \
  *            --nb 32 --grid 2x2 --ft ckpt --ckpt-interval 4
@@ -21,20 +23,31 @@ static int mm_setup(void *app, dense_ctx_t *d)
 {
     mm_app_t *a = app;
     const dense_opts_t *o = d->o;
-    const dense_grid_t *g = &d->grid;
+    /* an abft checksum-row rank has the shape of grid row 0 (the longest) */
+    int csum = d->grid.myrow >= o->P;
+    dense_grid_t g0 = d->grid, *g = &g0;
+    g0.P = o->P; /* the distribution is over the P data rows */
+    if (csum)
+        g0.myrow = 0;
     int nb = o->nb;
     a->n = o->n;
     a->ready = -1;
     if (dense_mat_alloc(&a->A, g, a->n, a->n, nb) || dense_mat_alloc(&a->B, g, a->n, a->n, nb) ||
         dense_mat_alloc(&a->C, g, a->n, a->n, nb))
         goto nomem;
-    for (int s = 0; s < 2; s++) {
+    for (int s = 0; s < 3; s++) {
         a->pa[s] = malloc(sizeof(double) * (size_t)(a->A.lr + 1) * (size_t)nb);
         a->pb[s] = malloc(sizeof(double) * (size_t)(a->B.lc + 1) * (size_t)nb);
         if (!a->pa[s] || !a->pb[s])
             goto nomem;
     }
-    if (o->matrix) {
+    if (csum) {
+        if (mm_abft_setup(a, d)) {
+            if (!d->err[0])
+                goto nomem;
+            return FTITER_ERR_APP;
+        }
+    } else if (o->matrix) {
         if (dense_mat_read_mtx(&a->A, g, o->matrix, 0, d->err, sizeof d->err))
             return FTITER_ERR_APP;
     } else {
@@ -68,6 +81,7 @@ static const dense_ops_t mm_ops = {
     .panel = mm_panel,
     .finish = mm_finish,
     .rebuilt = mm_rebuilt,
+    .abft_recover = mm_abft_recover,
 };
 
 int main(int argc, char **argv)
@@ -77,7 +91,7 @@ int main(int argc, char **argv)
     int prc = dense_opts_parse(&o, "matmul", argc, argv, NULL, NULL);
     int init_rc = MPI_Init(&argc, &argv);
     /* A, B, C, the checkpoint copies of C */
-    dense_info_t info = {NULL, 48.0, NULL};
+    dense_info_t info = {NULL, 48.0, mm_abft_extra_ranks};
     dense_ctx_t d;
     int st = dense_start(&d, &o, prc, init_rc, &info);
     if (st >= 0)
@@ -94,7 +108,7 @@ int main(int argc, char **argv)
     dense_mat_free(&a.A);
     dense_mat_free(&a.B);
     dense_mat_free(&a.C);
-    for (int s = 0; s < 2; s++) {
+    for (int s = 0; s < 3; s++) {
         free(a.pa[s]);
         free(a.pb[s]);
     }

@@ -6,6 +6,8 @@
  * panel k + 1 (MPI_Ibcast) are posted before the dgemm of panel k and
  * completed after it, so they overlap with the computation; they finish
  * inside panel k, so no request is pending at a checkpoint or a recovery.
+ * Three buffer sets (panel k uses set k % 3): with --ft abft, the panel a
+ * survivor may have to undo (matmul_abft.c) is still in its set.
  */
 #include "matmul.h"
 
@@ -22,13 +24,14 @@ static int mm_post(mm_app_t *a, dense_ctx_t *d, int64_t k, int s, MPI_Request re
     int nb = a->A.nb;
     int64_t j = k * nb;
     int kb = (int)(a->n - j < nb ? a->n - j : nb);
-    int pcol = dense_g2p(j, nb, g->Q), prow = dense_g2p(j, nb, g->P);
+    /* the matrices are distributed over the P data rows (g->P is P + 1 with abft) */
+    int pcol = dense_g2p(j, nb, g->Q), prow = dense_g2p(j, nb, d->o->P);
     size_t lr = (size_t)a->A.lr, lc = (size_t)a->B.lc;
     if (g->mycol == pcol) /* A(:, j .. j + kb) is contiguous here */
         memcpy(a->pa[s], &DENSE_AT(&a->A, 0, dense_g2l(j, nb, g->Q)),
                sizeof(double) * lr * (size_t)kb);
     if (g->myrow == prow) {
-        int64_t li = dense_g2l(j, nb, g->P);
+        int64_t li = dense_g2l(j, nb, d->o->P);
         for (size_t c = 0; c < lc; c++)
             memcpy(a->pb[s] + c * (size_t)kb, &DENSE_AT(&a->B, li, c), sizeof(double) * (size_t)kb);
     }
@@ -56,13 +59,13 @@ int mm_panel(void *app, dense_ctx_t *d, int64_t k)
 {
     mm_app_t *a = app;
     int nb = a->A.nb, rc;
-    int s = (int)(k & 1);
+    int s = (int)(k % 3), s1 = (int)((k + 1) % 3);
     if (a->ready != k && (rc = mm_post(a, d, k, s, NULL)) != MPI_SUCCESS)
         return rc;
     MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
     int next = k + 1 < d->npanels;
     a->ready = -1;
-    if (next && (rc = mm_post(a, d, k + 1, 1 - s, req)) != MPI_SUCCESS) {
+    if (next && (rc = mm_post(a, d, k + 1, s1, req)) != MPI_SUCCESS) {
         MPI_Request_free(&req[0]);
         return rc;
     }
@@ -71,6 +74,7 @@ int mm_panel(void *app, dense_ctx_t *d, int64_t k)
     if (C->lr > 0 && C->lc > 0)
         cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)C->lr, (int)C->lc, kb, 1.0,
                     a->pa[s], (int)C->lr, a->pb[s], kb, 1.0, C->a, (int)C->ld);
+    d->abft_done = k + 1; /* applied (--ft abft: a failure below must not hide it) */
     if (next) {
         if ((rc = MPI_Waitall(2, req, MPI_STATUSES_IGNORE)) != MPI_SUCCESS)
             return rc;
@@ -83,8 +87,10 @@ int mm_panel(void *app, dense_ctx_t *d, int64_t k)
 int mm_finish(void *app, dense_ctx_t *d)
 {
     mm_app_t *a = app;
-    const dense_grid_t *g = &d->grid;
+    const dense_grid_t *g = &d->dgrid;
     size_t n = (size_t)a->n;
+    if (g->comm == MPI_COMM_NULL)
+        return MPI_SUCCESS; /* an abft checksum rank: not part of the result */
     double *x = malloc(sizeof(double) * 4 * n);
     if (!x)
         return MPI_ERR_NO_MEM;
