@@ -18,7 +18,6 @@ PKGS=(
     libopenblas-dev liblapacke-dev         # dense apps
     openmpi-bin libopenmpi-dev             # peer MPI, for benchmarks only
     mpich libmpich-dev                     # peer MPI, for benchmarks only
-    libscalapack-openmpi-dev               # ScaLAPACK reference of bench/dense_bench.sh (pdgeqrf ...)
 )
 
 update=0
