@@ -58,7 +58,9 @@ for app in $APPS; do
             echo "$app $grid scalapack $(sed 's/.*gflops=\([0-9.]*\).*/\1/' <<<"$o") $(sed 's/.*time_s=\([0-9.]*\).*/\1/' <<<"$o")" >> "$RAW"
             o=$($RUN -np $((np + 1)) "$WORK/$app" --n $N --nb $NB --grid $grid --ft ckpt --ckpt-interval 8 --json)
             echo "$app $grid ckpt $(json "$o" gflops) $(json "$o" solve_time_s) $(json "$o" checkpoint_overhead_pct)" >> "$RAW"
-            if o=$($RUN -np $((np + Q + 1)) "$WORK/$app" --n $N --nb $NB --grid $grid --ft abft --json 2>/dev/null); then
+            # abft: a checksum column (lu, P ranks) or row (matmul, Q ranks), + 1
+            ck=$([ "$app" = lu ] && echo $P || echo $Q)
+            if o=$($RUN -np $((np + ck + 1)) "$WORK/$app" --n $N --nb $NB --grid $grid --ft abft --json 2>/dev/null); then
                 echo "$app $grid abft $(json "$o" gflops) $(json "$o" solve_time_s)" >> "$RAW"
             fi
             ev=$WORK/ev.jsonl

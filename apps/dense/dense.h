@@ -13,7 +13,8 @@
  *   dense_vec.c     y = A x with replicated vectors (for the checks)
  *   dense_input.c   the input check on world rank 0 (verdict broadcast)
  *   dense_run.c     the driver: one panel = one iteration of the iterative
- *                   skeleton (--ft ckpt), or a plain loop (--ft none)
+ *                   skeleton (--ft ckpt, --ft abft), or a plain loop (--ft none)
+ *   dense_abft.c    what the apps' abft recoveries share (lost ranks per group)
  *   dense_report.c  the text / JSON report (cg's keys where they apply)
  *
  * WRITING AN APP (see apps/lu/lu_main.c for a complete one):
@@ -22,7 +23,7 @@
  *       dense_opts_t o;
  *       int prc = dense_opts_parse(&o, "myapp", argc, argv, NULL, NULL);  // no MPI yet
  *       int init_rc = MPI_Init(&argc, &argv);
- *       dense_info_t info = {NULL, 40.0, NULL};   // own usage, bytes per entry, abft
+ *       dense_info_t info = {NULL, 40.0, NULL, 0}; // own usage, bytes per entry, abft
  *       dense_ctx_t d;
  *       int st = dense_start(&d, &o, prc, init_rc, &info); // -np, grid, input checks
  *       if (st >= 0) return st;            // finalized already: exit with it
@@ -34,7 +35,11 @@
  *
  * The app's callbacks (dense_ops_t) run on the computing ranks only, with
  * d->grid describing the P x Q grid (valid until the next recovery: the
- * layer rebuilds it, and the app must not keep its communicators):
+ * layer rebuilds it, and the app must not keep its communicators). The
+ * matrices are distributed over the P x Q data grid: use d->o->P and
+ * d->o->Q in the index maps (with --ft abft d->grid has one more row or
+ * column, of checksum ranks), and d->dgrid for work on the data ranks only
+ * (the checks):
  *   setup(app, d)      LOCAL, no communication (also in a replacement process):
  *                      allocate; dense_register() every buffer of the state
  *                      (local blocks, pivots ...); the panel counter is the
@@ -51,6 +56,7 @@
  *                      scaled error), d->check_passed and d->checksum on grid
  *                      rank 0. A failure here rolls back like one in a panel.
  *   rebuilt(app, d)    optional: after the grid was (re)built.
+ *   abft_recover(...)  --ft abft only: see dense_ops_t.
  * Determinism: with a fixed grid, panels that sum in a fixed order and
  * reductions whose order depends only on the layout (this MPI's are), a
  * rolled-back run gives the failure-free bits.
@@ -64,8 +70,9 @@
  * the checkpoints. Grid rank r = world rank r for r < P*Q, row-major: grid
  * row r / Q, grid column r % Q (ScaLAPACK's default "Row" order).
  * --ft abft (an app that has it: dense_info_t.abft_extra_ranks): P*Q data
- * ranks, then the app's checksum ranks (grid row P of a (P + 1) x Q grid,
- * d->grid; d->dgrid is the P x Q part), then M (--checksums) ranks for the
+ * ranks, then the app's checksum ranks (grid row P of a (P + 1) x Q grid, or
+ * with abft_column grid column Q of a P x (Q + 1) grid: d->grid; d->dgrid is
+ * the P x Q part; dense_grid_place), then M (--checksums) ranks for the
  * skeleton's 8-byte checkpoint of the panel count: abft_extra_ranks counts
  * both.
  */
@@ -130,6 +137,8 @@ enum {
 
 /* ------------------------------------------------------------------ grid */
 
+typedef struct dense_ctx dense_ctx_t;
+
 typedef struct dense_grid {
     int P, Q;
     int rank, myrow, mycol; /* rank in comm = myrow * Q + mycol */
@@ -143,6 +152,12 @@ void dense_grid_coords(dense_grid_t *g, int P, int Q, int rank);
 /* Collective over comm (size P*Q): coordinates and the row and column
    communicators (MPI_Comm_split). Returns an MPI error code. */
 int dense_grid_build(dense_grid_t *g, MPI_Comm comm, int P, int Q);
+/* The same with given coordinates (any rank order in comm). */
+int dense_grid_build_at(dense_grid_t *g, MPI_Comm comm, int P, int Q, int myrow, int mycol);
+/* The coordinates of data rank r (the skeleton's data communicator) in the
+   grid of the options: row-major over P x Q; with --ft abft the ranks from
+   P*Q on are the checksum row (P, r - P*Q) or column (r - P*Q, Q). */
+void dense_grid_place(const dense_ctx_t *d, int r, int *myrow, int *mycol);
 /* Frees row and col (not comm). Safe to call twice. */
 void dense_grid_free(dense_grid_t *g);
 
@@ -220,8 +235,6 @@ int dense_input_verdict(const dense_opts_t *o, double bytes_per_entry, int rank,
 
 /* ------------------------------------------------------------------ driver */
 
-typedef struct dense_ctx dense_ctx_t;
-
 typedef struct dense_ops {
     int (*setup)(void *app, dense_ctx_t *d);
     int (*init)(void *app, dense_ctx_t *d);
@@ -247,6 +260,7 @@ struct dense_ctx {
     dense_grid_t dgrid;     /* the P x Q data ranks (= grid without abft); its comm
                                is MPI_COMM_NULL on an abft checksum rank */
     int dgrid_own;
+    int abft_column;        /* abft checksum ranks: a process column (1) or row (0) */
     int is_compute;         /* 0 on a checksum rank */
     ftiter_t *sk;           /* the skeleton (--ft ckpt), else NULL */
     /* set by the app before dense_run */
@@ -291,6 +305,8 @@ typedef struct dense_info {
     /* --ft abft: the checksum ranks the app needs beyond the P x Q grid (NULL:
        the app has no --ft abft, which is then refused with exit 2) */
     int (*abft_extra_ranks)(const dense_opts_t *o);
+    int abft_column;          /* 1: the checksum ranks are a process column (P ranks),
+                                 0: a process row (Q ranks) */
 } dense_info_t;
 
 /*
@@ -303,6 +319,19 @@ typedef struct dense_info {
  */
 int dense_start(dense_ctx_t *d, dense_opts_t *o, int prc, int init_rc,
                 const dense_info_t *info);
+
+/* --ft abft, in an app's abft_recover: `group` is a checksum group (a
+   process row or column, the checksum rank in it at position cpos), `pos`
+   my position in it, `lost` whether my part must be rebuilt. Counts the
+   lost ranks of every group: more than one in a group sets d->err ("... of
+   one WHAT lost at once") and d->abft_lost and returns FTITER_ERR_APP on
+   every rank; else *root is the lost rank's position in my group, or -1. */
+int dense_abft_lost(dense_ctx_t *d, MPI_Comm group, int lost, int pos, const char *what,
+                    int *root);
+/* The sign of my part (position pos) in the sum onto the lost rank `root`
+   that rebuilds its part: +1 for the checksum, -1 for the others, or +1 for
+   everyone when the checksum rank itself is rebuilt. */
+double dense_abft_sign(int root, int cpos, int pos);
 
 /* Runs the app: 0, or ends the process (unrecoverable: exit 3; other fatal
    errors: 4, through MPI_Abort). Prints the report on world rank 0. */

@@ -16,10 +16,22 @@ void dense_grid_coords(dense_grid_t *g, int P, int Q, int rank)
 int dense_grid_build(dense_grid_t *g, MPI_Comm comm, int P, int Q)
 {
     int rank, rc;
+    if ((rc = MPI_Comm_rank(comm, &rank)) != MPI_SUCCESS)
+        return rc;
+    return dense_grid_build_at(g, comm, P, Q, rank / Q, rank % Q);
+}
+
+int dense_grid_build_at(dense_grid_t *g, MPI_Comm comm, int P, int Q, int myrow, int mycol)
+{
+    int rank, rc;
     dense_grid_free(g);
     if ((rc = MPI_Comm_rank(comm, &rank)) != MPI_SUCCESS)
         return rc;
-    dense_grid_coords(g, P, Q, rank);
+    g->P = P;
+    g->Q = Q;
+    g->rank = rank;
+    g->myrow = myrow;
+    g->mycol = mycol;
     g->comm = comm;
     if ((rc = MPI_Comm_split(comm, g->myrow, g->mycol, &g->row)) != MPI_SUCCESS)
         return rc;

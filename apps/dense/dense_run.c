@@ -64,7 +64,7 @@ static int run_data_grid(dense_ctx_t *d, MPI_Comm data)
         return MPI_SUCCESS;
     }
     MPI_Comm sub;
-    int in = d->grid.myrow < d->o->P;
+    int in = d->grid.myrow < d->o->P && d->grid.mycol < d->o->Q;
     int rc = MPI_Comm_split(data, in ? 0 : MPI_UNDEFINED, d->grid.rank, &sub);
     d->dgrid_own = in;
     if (rc != MPI_SUCCESS || !in) {
@@ -76,12 +76,31 @@ static int run_data_grid(dense_ctx_t *d, MPI_Comm data)
     return dense_grid_build(g, sub, d->o->P, d->o->Q);
 }
 
+void dense_grid_place(const dense_ctx_t *d, int r, int *myrow, int *mycol)
+{
+    int P = d->o->P, Q = d->o->Q;
+    if (r < P * Q || d->o->ft != DENSE_FT_ABFT) {
+        *myrow = r / Q;
+        *mycol = r % Q;
+    } else if (d->abft_column) {
+        *myrow = r - P * Q;
+        *mycol = Q;
+    } else {
+        *myrow = P;
+        *mycol = r - P * Q;
+    }
+}
+
 static int run_rebuilt(void *arg, MPI_Comm data)
 {
     run_ctx_t *r = arg;
     dense_ctx_t *d = r->d;
-    int rows = d->o->P + (d->o->ft == DENSE_FT_ABFT ? 1 : 0);
-    int rc = dense_grid_build(&d->grid, data, rows, d->o->Q);
+    int abft = d->o->ft == DENSE_FT_ABFT, rank, row, col;
+    int rc = MPI_Comm_rank(data, &rank);
+    dense_grid_place(d, rank, &row, &col);
+    if (rc == MPI_SUCCESS)
+        rc = dense_grid_build_at(&d->grid, data, d->o->P + (abft && !d->abft_column),
+                                 d->o->Q + (abft && d->abft_column), row, col);
     if (rc == MPI_SUCCESS)
         rc = run_data_grid(d, data);
     if (rc == MPI_SUCCESS && d->o->ft == DENSE_FT_ABFT) {

@@ -135,7 +135,13 @@ int dense_start(dense_ctx_t *d, dense_opts_t *o, int prc, int init_rc,
     /* the skeleton's data ranks: the grid (with abft, its checksum row too) */
     d->is_compute =
         d->world_rank < (o->ft == DENSE_FT_ABFT ? d->world_size - o->m : o->P * o->Q);
-    if (d->is_compute)
-        dense_grid_coords(&d->grid, o->P + (o->ft == DENSE_FT_ABFT), o->Q, d->world_rank);
+    d->abft_column = info->abft_column;
+    if (d->is_compute) {
+        int abft = o->ft == DENSE_FT_ABFT;
+        dense_grid_coords(&d->grid, o->P + (abft && !d->abft_column),
+                          o->Q + (abft && d->abft_column), 0);
+        dense_grid_place(d, d->world_rank, &d->grid.myrow, &d->grid.mycol);
+        d->grid.rank = d->world_rank;
+    }
     return -1;
 }

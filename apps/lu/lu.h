@@ -9,6 +9,8 @@
  *                search by MPI reductions), row swaps, dtrsm of the row
  *                panel, trailing dgemm update
  *   lu_solve.c   the backward solve, the residual check, the checksum of x
+ *   lu_abft.c    --ft abft: a checksum process column, the copy at each
+ *                panel's start, the rebuild of a lost rank's blocks
  *
  * The right-hand sides are carried as extra columns: the matrix is
  * [A | 0 | B], n x (nA + nrhs), nA = n rounded up to a multiple of NB, so the
@@ -33,12 +35,24 @@ typedef struct lu_app {
     double *rowbuf;         /* swap and pivot rows */
     double *x;              /* the solution, n x nrhs, on every computing rank */
     double *xl;             /* x by my local column: lc x nrhs */
+    /* --ft abft (lu_abft.c) */
+    double *bk;             /* the part panel k changes, copied at its start */
+    int64_t bk_panel;       /* the panel bk was taken for (-1: none) */
+    int64_t state;          /* panels done in A (-1: in the middle of a panel) */
 } lu_app_t;
 
 /* dense_ops_t panel callback: panel k of n / NB */
 int lu_panel(void *app, dense_ctx_t *d, int64_t k);
 /* dense_ops_t finish callback: solve, check, checksum */
 int lu_finish(void *app, dense_ctx_t *d);
+
+/* --ft abft (lu_abft.c): the checksum column's ranks; the copy taken at the
+   start of panel k; the recovery (dense_ops_t.abft_recover); [A | 0 | B] of
+   grid position (myrow, q) added into `into` (a data rank: its own part) */
+int lu_abft_extra_ranks(const dense_opts_t *o);
+int lu_abft_backup(lu_app_t *a, dense_ctx_t *d, int64_t k);
+int lu_abft_recover(void *app, dense_ctx_t *d, int64_t panel, int64_t done);
+int lu_input(lu_app_t *a, dense_ctx_t *d, dense_mat_t *into, int q);
 
 /* the right-hand side b (stream 1 of the seed) and the matrix A (stream 0) */
 #define LU_STREAM_A 0

@@ -1,7 +1,8 @@
 /*
  * lu_main.c - the LU demo (lu.h, docs/dense.md): solve A x = b with
  * NRHS right-hand sides by blocked LU with partial pivoting on a P x Q
- * grid, surviving killed ranks with --ft ckpt.
+ * grid, surviving killed ranks with --ft ckpt (in-memory checkpoints) or
+ * --ft abft (a checksum process column, lu_abft.c: -np P*Q + P + M).
  *
  *   ftmpirun --comm-mode=rebuild -np 5 --kill-at panel=3@1 lu --n 512 --nb 32 \
  *            --grid 2x2 --ft ckpt --ckpt-interval 4
@@ -36,7 +37,15 @@ static int lu_setup(void *app, dense_ctx_t *d)
     int nb = o->nb;
     a->n = o->n;
     a->nA = (o->n + nb - 1) / nb * nb;
-    if (dense_mat_alloc(&a->A, &d->grid, a->n, a->nA + o->nrhs, nb))
+    a->state = a->bk_panel = -1;
+    /* the distribution is over the P x Q data grid; an abft checksum-column
+       rank has the shape of grid column 0 (the widest) */
+    dense_grid_t g0 = d->grid;
+    g0.P = o->P;
+    g0.Q = o->Q;
+    if (g0.mycol >= o->Q)
+        g0.mycol = 0;
+    if (dense_mat_alloc(&a->A, &g0, a->n, a->nA + o->nrhs, nb))
         goto nomem;
     size_t lr = (size_t)a->A.lr, lc = (size_t)(a->A.lc > 0 ? a->A.lc : 1);
     a->ipiv = calloc((size_t)a->n, sizeof(double));
@@ -46,6 +55,8 @@ static int lu_setup(void *app, dense_ctx_t *d)
     a->x = malloc(sizeof(double) * (size_t)a->n * (size_t)o->nrhs + 8);
     a->xl = malloc(sizeof(double) * lc * (size_t)o->nrhs + 8);
     if (!a->ipiv || !a->L || !a->U || !a->rowbuf || !a->x || !a->xl)
+        goto nomem;
+    if (o->ft == DENSE_FT_ABFT && !(a->bk = malloc(dense_mat_bytes(&a->A) + 8)))
         goto nomem;
     if (dense_register(d, a->A.a, dense_mat_bytes(&a->A)) ||
         dense_register(d, a->ipiv, sizeof(double) * (size_t)a->n)) {
@@ -59,23 +70,53 @@ nomem:
     return FTITER_ERR_APP;
 }
 
+/* [A | 0 | B] of grid position (myrow, q), added into `into` */
+int lu_input(lu_app_t *a, dense_ctx_t *d, dense_mat_t *into, int q)
+{
+    const dense_opts_t *o = d->o;
+    dense_grid_t gq = d->grid;
+    gq.P = o->P;
+    gq.Q = o->Q;
+    gq.mycol = q;
+    dense_mat_t t;
+    if (dense_mat_alloc(&t, &gq, a->n, a->nA + o->nrhs, o->nb)) {
+        snprintf(d->err, sizeof d->err, "out of memory building the matrix");
+        return FTITER_ERR_APP;
+    }
+    if (o->matrix) {
+        if (dense_mat_read_mtx(&t, &gq, o->matrix, 0, d->err, sizeof d->err)) {
+            dense_mat_free(&t);
+            return FTITER_ERR_APP;
+        }
+    } else {
+        dense_rand_ctx_t ca = {o->seed, LU_STREAM_A};
+        dense_mat_fill(&t, &gq, a->n, 0, a->n, dense_rand_fn, &ca);
+    }
+    dense_rand_ctx_t cb = {o->seed, LU_STREAM_B};
+    dense_mat_fill(&t, &gq, a->n, a->nA, o->nrhs, dense_rand_fn, &cb);
+    for (int64_t j = 0; j < t.lc; j++)
+        for (int64_t i = 0; i < t.lr; i++)
+            DENSE_AT(into, i, j) += DENSE_AT(&t, i, j);
+    dense_mat_free(&t);
+    return MPI_SUCCESS;
+}
+
 static int lu_init(void *app, dense_ctx_t *d)
 {
     lu_app_t *a = app;
     const dense_opts_t *o = d->o;
     memset(a->A.a, 0, dense_mat_bytes(&a->A));
-    if (o->matrix) {
-        if (dense_mat_read_mtx(&a->A, &d->grid, o->matrix, 0, d->err, sizeof d->err))
-            return FTITER_ERR_APP;
-    } else {
-        dense_rand_ctx_t ca = {o->seed, LU_STREAM_A};
-        dense_mat_fill(&a->A, &d->grid, a->n, 0, a->n, dense_rand_fn, &ca);
+    int rc = MPI_SUCCESS;
+    if (d->grid.mycol < o->Q) {
+        rc = lu_input(a, d, &a->A, d->grid.mycol);
+    } else { /* an abft checksum rank: the sum of its process row's parts */
+        for (int q = 0; q < o->Q && rc == MPI_SUCCESS; q++)
+            rc = lu_input(a, d, &a->A, q);
     }
-    dense_rand_ctx_t cb = {o->seed, LU_STREAM_B};
-    dense_mat_fill(&a->A, &d->grid, a->n, a->nA, o->nrhs, dense_rand_fn, &cb);
     for (int64_t i = 0; i < a->n; i++)
         a->ipiv[i] = (double)i;
-    return MPI_SUCCESS;
+    a->state = 0;
+    return rc;
 }
 
 static const dense_ops_t lu_ops = {
@@ -83,6 +124,7 @@ static const dense_ops_t lu_ops = {
     .init = lu_init,
     .panel = lu_panel,
     .finish = lu_finish,
+    .abft_recover = lu_abft_recover,
 };
 
 int main(int argc, char **argv)
@@ -94,7 +136,8 @@ int main(int argc, char **argv)
     int prc = dense_opts_parse(&o, "lu", argc, argv, lu_opt, &o);
     int init_rc = MPI_Init(&argc, &argv);
     /* [A | B] and its checkpoint copies, the residual check's copy of A */
-    dense_info_t info = {"  --nrhs R            right-hand sides (default 1)\n", 40.0, NULL};
+    dense_info_t info = {"  --nrhs R            right-hand sides (default 1)\n", 40.0,
+                         lu_abft_extra_ranks, 1};
     dense_ctx_t d;
     int st = dense_start(&d, &o, prc, init_rc, &info);
     if (st >= 0)
@@ -116,5 +159,6 @@ int main(int argc, char **argv)
     free(a.rowbuf);
     free(a.x);
     free(a.xl);
+    free(a.bk);
     return dense_end(&d);
 }

@@ -34,18 +34,18 @@ static int panel_factor(lu_app_t *a, dense_ctx_t *d, int64_t j, int jb, int64_t 
 {
     const dense_grid_t *g = &d->grid;
     dense_mat_t *A = &a->A;
-    int nb = A->nb, rc;
+    int nb = A->nb, rc, P = d->o->P;
     double *buf = a->rowbuf, *sum = a->rowbuf + 2 * nb;
     for (int c = 0; c < jb; c++) {
         int64_t gc = j + c, col = lcj + c;
-        int64_t l0 = dense_numroc(gc, nb, g->myrow, g->P); /* my first row >= gc */
+        int64_t l0 = dense_numroc(gc, nb, g->myrow, P); /* my first row >= gc */
         dbl_int_t loc = {-1.0, INT_MAX}, piv;
         for (int64_t li = l0; li < A->lr; li++) {
             double v = DENSE_AT(A, li, col);
             v = v < 0 ? -v : v;
             if (v > loc.v) {
                 loc.v = v;
-                loc.i = (int)dense_l2g(li, nb, g->myrow, g->P);
+                loc.i = (int)dense_l2g(li, nb, g->myrow, P);
             }
         }
         if ((rc = MPI_Allreduce(&loc, &piv, 1, MPI_DOUBLE_INT, MPI_MAXLOC, g->col)) != MPI_SUCCESS)
@@ -54,8 +54,8 @@ static int panel_factor(lu_app_t *a, dense_ctx_t *d, int64_t j, int jb, int64_t 
         a->ipiv[gc] = (double)gp;
         /* rows gc and gp, panel columns: buf[0, jb) row gc, buf[jb, 2 jb) row gp */
         memset(buf, 0, sizeof(double) * 2 * (size_t)jb);
-        int own_c = dense_g2p(gc, nb, g->P) == g->myrow, own_p = dense_g2p(gp, nb, g->P) == g->myrow;
-        int64_t lc_ = dense_g2l(gc, nb, g->P), lp = dense_g2l(gp, nb, g->P);
+        int own_c = dense_g2p(gc, nb, P) == g->myrow, own_p = dense_g2p(gp, nb, P) == g->myrow;
+        int64_t lc_ = dense_g2l(gc, nb, P), lp = dense_g2l(gp, nb, P);
         for (int t = 0; t < jb; t++) {
             if (own_c)
                 buf[t] = DENSE_AT(A, lc_, lcj + t);
@@ -72,7 +72,7 @@ static int panel_factor(lu_app_t *a, dense_ctx_t *d, int64_t j, int jb, int64_t 
                 DENSE_AT(A, lc_, lcj + t) = prow[t];
         }
         double p = prow[c];
-        int64_t l1 = dense_numroc(gc + 1, nb, g->myrow, g->P); /* my first row > gc */
+        int64_t l1 = dense_numroc(gc + 1, nb, g->myrow, P); /* my first row > gc */
         if (p != 0.0) {
             double r = 1.0 / p;
             for (int64_t li = l1; li < A->lr; li++)
@@ -93,7 +93,7 @@ static int panel_swaps(lu_app_t *a, dense_ctx_t *d, int64_t j, int jb, int64_t c
 {
     const dense_grid_t *g = &d->grid;
     dense_mat_t *A = &a->A;
-    int nb = A->nb, rc;
+    int nb = A->nb, rc, P = d->o->P;
     int64_t nc = A->lc - c0;
     if (nc <= 0)
         return MPI_SUCCESS;
@@ -102,8 +102,8 @@ static int panel_swaps(lu_app_t *a, dense_ctx_t *d, int64_t j, int jb, int64_t c
         int64_t gc = j + c, gp = (int64_t)a->ipiv[gc];
         if (gp == gc)
             continue;
-        int r1 = dense_g2p(gc, nb, g->P), r2 = dense_g2p(gp, nb, g->P);
-        int64_t l1 = dense_g2l(gc, nb, g->P), l2 = dense_g2l(gp, nb, g->P);
+        int r1 = dense_g2p(gc, nb, P), r2 = dense_g2p(gp, nb, P);
+        int64_t l1 = dense_g2l(gc, nb, P), l2 = dense_g2l(gp, nb, P);
         if (r1 == g->myrow && r2 == g->myrow) {
             for (int64_t t = c0; t < A->lc; t++) {
                 double v = DENSE_AT(A, l1, t);
@@ -131,18 +131,21 @@ int lu_panel(void *app, dense_ctx_t *d, int64_t k)
     lu_app_t *a = app;
     const dense_grid_t *g = &d->grid;
     dense_mat_t *A = &a->A;
-    int nb = A->nb, rc;
+    int nb = A->nb, rc, P = d->o->P, Q = d->o->Q;
     int64_t j = k * nb;
     int jb = (int)(a->n - j < nb ? a->n - j : nb);
-    int pcol = dense_g2p(j, nb, g->Q), prow = dense_g2p(j, nb, g->P);
-    int64_t lri = dense_numroc(j, nb, g->myrow, g->P); /* my first row >= j */
+    int pcol = dense_g2p(j, nb, Q), prow = dense_g2p(j, nb, P);
+    int64_t lri = dense_numroc(j, nb, g->myrow, P); /* my first row >= j */
     int64_t nrow = A->lr - lri;
-    int64_t c0 = dense_numroc(j + jb, nb, g->mycol, g->Q); /* my first column right of it */
+    /* my first column right of it (an abft checksum rank: all its columns) */
+    int64_t c0 = g->mycol < Q ? dense_numroc(j + jb, nb, g->mycol, Q) : 0;
     int64_t nc = A->lc - c0;
+    if (a->bk && (rc = lu_abft_backup(a, d, k)) != MPI_SUCCESS)
+        return rc;
     /* 1-2. factor the panel, broadcast it with its pivots along the rows */
     size_t lsz = (size_t)nrow * (size_t)jb;
     if (g->mycol == pcol) {
-        int64_t lcj = dense_g2l(j, nb, g->Q);
+        int64_t lcj = dense_g2l(j, nb, Q);
         if ((rc = panel_factor(a, d, j, jb, lcj)) != MPI_SUCCESS)
             return rc;
         for (int t = 0; t < jb; t++)
@@ -156,9 +159,11 @@ int lu_panel(void *app, dense_ctx_t *d, int64_t k)
     /* 3. row swaps right of the panel */
     if ((rc = panel_swaps(a, d, j, jb, c0)) != MPI_SUCCESS)
         return rc;
-    if (nc <= 0)
+    if (nc <= 0) {
+        a->state = k + 1;
         return MPI_SUCCESS; /* nothing right of the panel here (the bcast below pairs
                                with no one: every rank of my column has nc = 0) */
+    }
     /* 4. U12 = L11^-1 A12 on the process row of j, broadcast down the columns */
     if (g->myrow == prow) {
         cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, jb, (int)nc,
@@ -171,10 +176,11 @@ int lu_panel(void *app, dense_ctx_t *d, int64_t k)
         MPI_SUCCESS)
         return rc;
     /* 5. A22 -= L21 U12 */
-    int64_t lr2 = dense_numroc(j + jb, nb, g->myrow, g->P), m2 = A->lr - lr2;
+    int64_t lr2 = dense_numroc(j + jb, nb, g->myrow, P), m2 = A->lr - lr2;
     if (m2 > 0)
         cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)m2, (int)nc, jb, -1.0,
                     a->L + (lr2 - lri), (int)nrow, a->U, jb, 1.0, &DENSE_AT(A, lr2, c0),
                     (int)A->ld);
+    a->state = k + 1;
     return MPI_SUCCESS;
 }

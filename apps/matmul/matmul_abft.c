@@ -77,25 +77,14 @@ int mm_abft_recover(void *app, dense_ctx_t *d, int64_t panel, int64_t done)
                     a->pa[s], (int)C->lr, a->pb[s], kb, 1.0, C->a, (int)C->ld);
     }
     int lost = done < panel || done > panel + 1; /* a replacement: done = -1 */
-    /* 2. how many lost in my column, and who */
-    int in[2] = {lost, lost ? g->myrow : -1}, out[2], cnt;
-    if ((rc = MPI_Allreduce(&in[0], &out[0], 1, MPI_INT, MPI_SUM, g->col)) != MPI_SUCCESS ||
-        (rc = MPI_Allreduce(&in[1], &out[1], 1, MPI_INT, MPI_MAX, g->col)) != MPI_SUCCESS)
+    /* 2. who was lost in my process column (two in one: exit 3) */
+    int root;
+    if ((rc = dense_abft_lost(d, g->col, lost, g->myrow, "process column", &root)) !=
+        MPI_SUCCESS)
         return rc;
-    int mine = out[0];
-    if ((rc = MPI_Allreduce(&mine, &cnt, 1, MPI_INT, MPI_MAX, g->comm)) != MPI_SUCCESS)
-        return rc;
-    if (cnt > 1) {
-        snprintf(d->err, sizeof d->err,
-                 "unrecoverable: %d ranks of one process column lost at once; --ft abft "
-                 "rebuilds one per process column (one checksum row)", cnt);
-        d->abft_lost = 1;
-        return FTITER_ERR_APP;
-    }
-    if (mine == 0)
+    if (root < 0)
         return MPI_SUCCESS;
     /* 3. rebuild the lost rank's C: checksum - others, or the sum of all */
-    int root = out[1];
     int64_t lr0 = dense_numroc(a->n, nb, 0, P), lc = C->lc;
     size_t cnt_el = (size_t)lr0 * (size_t)(lc > 0 ? lc : 1);
     double *w = calloc(cnt_el + 1, sizeof(double)), *r = calloc(cnt_el + 1, sizeof(double));
@@ -104,7 +93,7 @@ int mm_abft_recover(void *app, dense_ctx_t *d, int64_t panel, int64_t done)
         free(r);
         return MPI_ERR_NO_MEM;
     }
-    double sign = root == P || g->myrow == P ? 1.0 : -1.0;
+    double sign = dense_abft_sign(root, P, g->myrow);
     if (!lost)
         for (int64_t j = 0; j < lc; j++)
             for (int64_t i = 0; i < C->lr; i++)
