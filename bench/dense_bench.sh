@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# dense_bench.sh: the dense demos (lu, matmul) against ScaLAPACK (pdgetrf,
-# pdgemm under Debian's Open MPI), side by side, plus the cost of --ft ckpt
+# dense_bench.sh: the dense demos (lu, matmul, qr) against ScaLAPACK (pdgetrf,
+# pdgemm, pdgeqrf under Debian's Open MPI), side by side, plus the cost of --ft ckpt
 # and --ft abft and the recovery time of one kill (docs/dense.md,
 # "Benchmarks").
 #
 #   bench/dense_bench.sh [BUILD_DIR] [--n 4000] [--nb 64] [--grids "1x2 2x2"]
-#                        [--runs 3] [--apps "lu matmul"] [--quick]
+#                        [--runs 3] [--apps "lu matmul qr"] [--quick]
 #
 # Per app and grid, each run does, in this order (interleaved, so a slow
 # phase of a noisy machine hits every variant): ftmpi --ft none, ScaLAPACK,
@@ -16,7 +16,7 @@
 # libscalapack-openmpi-dev (bench only: .ci/deps.sh --bench).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BUILD=$ROOT/build N=4000 NB=64 GRIDS="1x2 2x2" RUNS=3 APPS="lu matmul"
+BUILD=$ROOT/build N=4000 NB=64 GRIDS="1x2 2x2" RUNS=3 APPS="lu matmul qr"
 while [ $# -gt 0 ]; do
     case $1 in
         --n) N=$2; shift ;;
@@ -32,14 +32,14 @@ while [ $# -gt 0 ]; do
     shift
 done
 export OPENBLAS_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-for t in mpirun lu matmul; do
+for t in mpirun $APPS; do
     [ -x "$BUILD/bin/$t" ] || { echo "dense_bench: no $BUILD/bin/$t (build first)" >&2; exit 2; }
 done
 command -v mpicc.openmpi >/dev/null || { echo "dense_bench: needs Open MPI's mpicc" >&2; exit 2; }
 WORK=$(mktemp -d /tmp/dense_bench.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 # a copy of the binaries: a rebuild during the run does not change them
-cp "$BUILD/bin/lu" "$BUILD/bin/matmul" "$WORK/"
+for app in $APPS; do cp "$BUILD/bin/$app" "$WORK/"; done
 mpicc.openmpi -O2 -o "$WORK/scalapack_dense" "$ROOT/bench/scalapack_dense.c" \
     -lscalapack-openmpi -lopenblas
 RUN="$BUILD/bin/mpirun --timeout 590 --comm-mode=rebuild"
@@ -48,7 +48,7 @@ RAW=$WORK/raw
 echo "dense_bench: n=$N nb=$NB grids=$GRIDS runs=$RUNS; load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 json() { grep -Eo "\"$2\": [0-9.e+-]+" <<<"$1" | head -n 1 | sed 's/.*: //'; }
 for app in $APPS; do
-    op=$([ "$app" = lu ] && echo getrf || echo gemm)
+    case $app in lu) op=getrf ;; qr) op=geqrf ;; *) op=gemm ;; esac
     for grid in $GRIDS; do
         P=${grid%x*} Q=${grid#*x} np=$((P * Q)) half=$(( (N + NB - 1) / NB / 2 ))
         for r in $(seq "$RUNS"); do

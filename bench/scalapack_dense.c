@@ -1,11 +1,12 @@
 /*
  * scalapack_dense.c - the ScaLAPACK side of bench/dense_bench.sh: times
- * pdgemm (C = A B) or pdgetrf (LU with partial pivoting) of a random n x n
+ * pdgemm (C = A B), pdgetrf (LU with partial pivoting) or pdgeqrf
+ * (Householder QR) of a random n x n
  * matrix on a P x Q BLACS grid with NB x NB blocks, as the dense demos do
  * (docs/dense.md, "Benchmarks"). Built by dense_bench.sh with Open MPI's
  * mpicc against Debian's libscalapack-openmpi; not part of the CMake build.
  *
- *   mpirun.openmpi -np 4 scalapack_dense gemm|getrf N NB P Q
+ *   mpirun.openmpi -np 4 scalapack_dense gemm|getrf|geqrf N NB P Q
  *
  * Prints one line: "scalapack OP n=N nb=NB grid=PxQ time_s=T gflops=G"
  * (T: the slowest rank, between barriers).
@@ -29,6 +30,8 @@ void pdgemm_(const char *ta, const char *tb, const int *m, const int *n, const i
              const double *beta, double *c, const int *ic, const int *jc, const int *descc);
 void pdgetrf_(const int *m, const int *n, double *a, const int *ia, const int *ja,
               const int *desca, int *ipiv, int *info);
+void pdgeqrf_(const int *m, const int *n, double *a, const int *ia, const int *ja,
+              const int *desca, double *tau, double *work, const int *lwork, int *info);
 void openblas_set_num_threads(int);
 
 static double entry(uint64_t i, uint64_t j, uint64_t s)
@@ -55,11 +58,12 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     openblas_set_num_threads(1);
-    if (argc != 6 || (strcmp(argv[1], "gemm") && strcmp(argv[1], "getrf"))) {
-        fprintf(stderr, "usage: scalapack_dense gemm|getrf N NB P Q\n");
+    if (argc != 6 || (strcmp(argv[1], "gemm") && strcmp(argv[1], "getrf") &&
+                      strcmp(argv[1], "geqrf"))) {
+        fprintf(stderr, "usage: scalapack_dense gemm|getrf|geqrf N NB P Q\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    int gemm = !strcmp(argv[1], "gemm");
+    int gemm = !strcmp(argv[1], "gemm"), geqrf = !strcmp(argv[1], "geqrf");
     int n = atoi(argv[2]), nb = atoi(argv[3]), P = atoi(argv[4]), Q = atoi(argv[5]);
     int size, ctx, nprow, npcol, myrow, mycol, zero = 0, one = 1, info;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -83,17 +87,28 @@ int main(int argc, char **argv)
         c = calloc(cnt, sizeof(double));
         fill(b, lr, lc, nb, myrow, mycol, P, Q, 1);
     }
-    double alpha = 1.0, beta = 0.0;
+    double alpha = 1.0, beta = 0.0, *tau = NULL, *work = NULL, wq = 0.0;
+    int lwork = -1;
+    if (geqrf) { /* workspace query, then the buffers (outside the timing) */
+        tau = malloc(sizeof(double) * (size_t)(lc + nb));
+        pdgeqrf_(&n, &n, a, &one, &one, desc, tau, &wq, &lwork, &info);
+        lwork = (int)wq + 1;
+        work = malloc(sizeof(double) * (size_t)lwork);
+    }
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
     if (gemm)
         pdgemm_("N", "N", &n, &n, &n, &alpha, a, &one, &one, desc, b, &one, &one, desc, &beta, c,
                 &one, &one, desc);
+    else if (geqrf)
+        pdgeqrf_(&n, &n, a, &one, &one, desc, tau, work, &lwork, &info);
     else
         pdgetrf_(&n, &n, a, &one, &one, desc, ipiv, &info);
     double t = MPI_Wtime() - t0, tmax;
     MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-    double dn = n, flops = gemm ? 2.0 * dn * dn * dn : 2.0 / 3.0 * dn * dn * dn;
+    double dn = n, flops = gemm    ? 2.0 * dn * dn * dn
+                           : geqrf ? 4.0 / 3.0 * dn * dn * dn
+                                   : 2.0 / 3.0 * dn * dn * dn;
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (rank == 0)
@@ -103,6 +118,8 @@ int main(int argc, char **argv)
     free(b);
     free(c);
     free(ipiv);
+    free(tau);
+    free(work);
     Cblacs_gridexit(ctx);
     MPI_Finalize();
     return 0;

@@ -269,10 +269,19 @@ struct dense_ctx {
     const char *check_name; /* JSON key of the check, e.g. "scaled_residual" */
     const char *check_text; /* its text, e.g. "||Ax-b||_inf / (||A||_inf ||x||_inf n eps)" */
     double check_limit;     /* the check passes below this */
+    int64_t rows;           /* rows of the matrix when not n (qr --m), else 0 */
     /* set by the app's finish, on grid rank 0 */
     double check;
-    int check_passed;
+    int check_passed;       /* the check and every extra one passed */
     uint64_t checksum;
+    /* optional further checks (qr: orthogonality, least squares), reported
+       after the main one with the same limit; a negative value was not
+       computed (JSON null, text "not checked") */
+    int nextra;
+    struct dense_extra_check {
+        const char *name, *text;
+        double value;
+    } extra[3];
     /* the layer's bookkeeping */
     ftiter_stats_t plain;   /* --ft none: the stats the skeleton would keep */
     double max_ckpt_s, max_panel_s; /* slowest computing rank */

@@ -26,6 +26,9 @@ void dense_report(FILE *out, const dense_ctx_t *d)
     char problem[600];
     if (o->matrix)
         snprintf(problem, sizeof problem, "%s", o->matrix);
+    else if (d->rows)
+        snprintf(problem, sizeof problem, "random m=%lld n=%lld seed=%llu", (long long)d->rows,
+                 (long long)o->n, (unsigned long long)o->seed);
     else
         snprintf(problem, sizeof problem, "random n=%lld seed=%llu", (long long)o->n,
                  (unsigned long long)o->seed);
@@ -41,6 +44,8 @@ void dense_report(FILE *out, const dense_ctx_t *d)
                 o->ft == DENSE_FT_CKPT ? o->m : 0, (long long)st->iterations,
                 (long long)d->max_panels_run);
         app_json_dbl(out, d->check_name, d->check, 1);
+        for (int i = 0; i < d->nextra; i++)
+            app_json_dbl(out, d->extra[i].name, d->extra[i].value < 0 ? NAN : d->extra[i].value, 1);
         fprintf(out, "\"check_passed\": %s, ", d->check_passed ? "true" : "false");
         fprintf(out, "\"solution_checksum\": \"%016llx\", ", (unsigned long long)d->checksum);
         app_json_dbl(out, "solve_time_s", st->solve_s, 1);
@@ -60,6 +65,14 @@ void dense_report(FILE *out, const dense_ctx_t *d)
     fprintf(out, "\n%s: %lld panels (%lld run); %s %.3e (%s), limit %g: %s\n", o->prog,
             (long long)st->iterations, (long long)d->max_panels_run, d->check_name, d->check,
             d->check_text, d->check_limit, d->check_passed ? "PASSED" : "FAILED");
+    for (int i = 0; i < d->nextra; i++) {
+        const struct dense_extra_check *e = &d->extra[i];
+        if (e->value < 0)
+            fprintf(out, "%s: %s not checked (%s)\n", o->prog, e->name, e->text);
+        else
+            fprintf(out, "%s: %s %.3e (%s): %s\n", o->prog, e->name, e->value, e->text,
+                    e->value < d->check_limit ? "PASSED" : "FAILED");
+    }
     fprintf(out, "%s: solution checksum %016llx\n", o->prog, (unsigned long long)d->checksum);
     fprintf(out, "%s: time %.3f s (check %.3f s), %.2f GFLOP/s, %.3f ms per panel\n", o->prog,
             st->solve_s, d->check_s, gflops, 1e3 * tpp);

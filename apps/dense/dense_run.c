@@ -266,8 +266,13 @@ int dense_end(dense_ctx_t *d)
 {
     int status = d->is_compute && !d->check_passed ? DENSE_EXIT_CHECK : DENSE_EXIT_OK;
     if (d->world_rank == 0 && !d->check_passed) {
-        fprintf(stderr, "%s: the check FAILED: %s = %.3e, not below %g\n", d->o->prog,
-                d->check_name, d->check, d->check_limit);
+        if (!(d->check < d->check_limit) || d->nextra == 0)
+            fprintf(stderr, "%s: the check FAILED: %s = %.3e, not below %g\n", d->o->prog,
+                    d->check_name, d->check, d->check_limit);
+        for (int i = 0; i < d->nextra; i++)
+            if (!(d->extra[i].value < d->check_limit))
+                fprintf(stderr, "%s: the check FAILED: %s = %.3e, not below %g\n", d->o->prog,
+                        d->extra[i].name, d->extra[i].value, d->check_limit);
         fflush(stderr);
     }
     if (d->sk)
