@@ -172,20 +172,20 @@ class Wrapper:
 
     def render(self):
         f = self.f
-        name = f.name.lower()
+        name = (f.prefix + f.name).lower()
         for p in f.params:
             self.param(p)
         if f.ret != "int":
             args = ", ".join(self.args) or "void"
-            call = f"MPI_{f.name}({', '.join(self.call)})"
-            return (f"{C_RETF[f.ret]} mpi_{name}_({args})\n{{\n    return {call};\n}}\n"
-                    f"FTMPI_F_ALIAS(mpi_{name}_, mpi_{name}_f08_)\n")
+            call = f"{f.prefix}{f.name}({', '.join(self.call)})"
+            return (f"{C_RETF[f.ret]} {name}_({args})\n{{\n    return {call};\n}}\n"
+                    f"FTMPI_F_ALIAS({name}_, {name}_f08_)\n")
         args = ", ".join(self.args + ["MPI_Fint *ierror"] + self.strlens)
         nomem = any("nomem" in st for st in self.pre)
         body = (["int nomem = 0;"] if nomem else []) + ["int rc = MPI_SUCCESS;"] + self.pre
-        call = f"rc = MPI_{f.name}({', '.join(self.call)});"
+        call = f"rc = {f.prefix}{f.name}({', '.join(self.call)});"
         if nomem:
-            body.append(f'if (nomem) {{\n    rc = ftmpi_f_nomem("MPI_{f.name}");\n}} else {{')
+            body.append(f'if (nomem) {{\n    rc = ftmpi_f_nomem("{f.prefix}{f.name}");\n}} else {{')
             body += ["    " + st.replace("\n", "\n    ") for st in [call] + self.post]
             body.append("}")
         else:
@@ -193,8 +193,8 @@ class Wrapper:
         body += self.cleanup
         body.append("if (ierror)\n    *ierror = rc;")
         text = "\n".join("    " + ln for ln in "\n".join(body).split("\n"))
-        return (f"void mpi_{name}_({args})\n{{\n{text}\n}}\n"
-                f"FTMPI_F_ALIAS(mpi_{name}_, mpi_{name}_f08_)\n")
+        return (f"void {name}_({args})\n{{\n{text}\n}}\n"
+                f"FTMPI_F_ALIAS({name}_, {name}_f08_)\n")
 
 
 PROC_BODY = {
@@ -206,10 +206,9 @@ PROC_BODY = {
 
 def wrappers_source(api):
     out = [HEAD, "#include <stdlib.h>\n#include \"mpi.h\"\n#include \"f_support.h\"\n"]
-    for f in api.functions.values():
-        if not f.fortran or f.has("custom"):
-            continue
-        out.append(Wrapper(f).render())
+    for f in api.bound():
+        if not f.has("custom"):
+            out.append(Wrapper(f).render())
     # the predefined callbacks, as Fortran procedures (Fortran arguments)
     for name, cb, action in api.procs:
         c = api.callbacks[cb]

@@ -66,11 +66,11 @@ def mpif_h(api, vals):
         ftype, shape = SENTINEL_DECL[kind][:2]
         out.append(f"      {ftype} {name}{shape}")
         out.append(f"      COMMON /{common_name(name)}/ {name}")
-    for f in api.functions.values():
-        if f.fortran and f.ret != "int":
+    for f in api.bound():
+        if f.ret != "int":
             ftype = "DOUBLE PRECISION" if f.ret == "double" else "INTEGER(KIND=MPI_ADDRESS_KIND)"
-            out.append(f"      {ftype} MPI_{f.name.upper()}")
-            out.append(f"      EXTERNAL MPI_{f.name.upper()}")
+            out.append(f"      {ftype} {(f.prefix + f.name).upper()}")
+            out.append(f"      EXTERNAL {(f.prefix + f.name).upper()}")
     for name, _, _ in api.procs:
         out.append(f"      EXTERNAL {name}")
     for line in out:
@@ -197,9 +197,8 @@ def mpi_module(api, vals):
     for name, _, _ in api.procs:
         out.append(f"  external :: {name}")
     out.append("  interface")
-    for f in api.functions.values():
-        if f.fortran:
-            out += procedure(f, "MPI_" + f.name, False)
+    for f in api.bound():
+        out += procedure(f, f.prefix + f.name, False)
     out += ["  end interface", "end module mpi"]
     return "\n".join(out) + "\n"
 
@@ -241,11 +240,11 @@ def mpi_f08_module(api, vals):
     for name, cb, _ in api.procs:
         if not api.callbacks[cb].has("nof08"):
             out.append(f"  procedure(MPI_{cb}) :: {name}")
-    for f in api.functions.values():
+    for f in api.bound():
         if not f.f08:
             continue
-        out.append(f"  interface MPI_{f.name}")
-        out += procedure(f, f"MPI_{f.name}_f08", True)
+        out.append(f"  interface {f.prefix}{f.name}")
+        out += procedure(f, f"{f.prefix}{f.name}_f08", True)
         out.append("  end interface")
     out.append("contains")
     for h in HANDLES:
