@@ -10,7 +10,7 @@ KINDS = set(HANDLES + SCALARS + (
     "choice", "Status", "F08status", "string", "extra", "extra_int", "attr", "attr_int",
     "baseptr", "bufaddr", "cptr", "argc", "argv", "..."))
 RETURNS = ("int", "double", "Aint", "Fint") + HANDLES
-FN_FLAGS = {"removed", "deprecated", "nof08", "conly", "f2c", "custom", "c"}
+FN_FLAGS = {"removed", "deprecated", "nof08", "f08only", "conly", "f2c", "custom", "c"}
 PARAM_FLAGS = {"preset", "weights"}
 PROC_ACTIONS = {"null_copy", "null_delete", "dup"}
 
@@ -87,9 +87,11 @@ class Api:
         self.sentinels = []   # (kind, NAME)
         self.conly = set()
 
-    def bound(self):
-        """The functions with Fortran bindings: MPI's, then FT-MPI's."""
-        return [f for f in self.functions.values() if f.fortran] + list(self.extensions.values())
+    def bound(self, legacy=False):
+        """The functions with Fortran bindings: MPI's, then FT-MPI's;
+        legacy: those of mpif.h and `mpi` (not the @f08only ones)."""
+        fs = [f for f in self.functions.values() if f.fortran] + list(self.extensions.values())
+        return [f for f in fs if not (legacy and f.has("f08only"))]
 
     def standard_names(self):
         """Every MPI function the description knows: (chapter, name, implemented)."""

@@ -137,6 +137,9 @@ class Wrapper:
             self.call.append(f"{n}_c")
             if p.dir != "in":
                 self.post.append(f"ftmpi_f_status_out({n}, {n}_c);")
+        elif k == "F08status":
+            self.args.append(f"MPI_Fint *{n}")
+            self.call.append(f"(MPI_F08_status *){n}")
         elif p.is_cb:
             self.args.append(f"void (*{n})(void)")
             self.call.append(f"(MPI_{p.cb_type} *){n}")
