@@ -91,6 +91,15 @@ class Wrapper:
         self.post = []          # statements after the call
         self.cleanup = []       # statements run whatever happened
 
+    def copied(self, n, argdecl, init, post, free):
+        """An argument the wrapper passes as an allocated copy, {n}_c."""
+        self.args.append(argdecl)
+        self.pre.append(f"{init}\nif (!{n}_c)\n    nomem = 1;")
+        self.call.append(f"{n}_c")
+        if post:
+            self.post.append(post)
+        self.cleanup.append(f"{free}({n}_c);")
+
     def param(self, p):
         f, n, k = self.f, p.name, p.kind
         if k in ("argc", "argv"):
@@ -111,26 +120,20 @@ class Wrapper:
             self.call.append(f"&{n}_c")
             self.post.append(f"if (rc == MPI_SUCCESS) *{n} = (MPI_Aint){n}_c;")
         elif k == "string":
-            self.args.append(f"char *{n}")
             self.strlens.append(f"size_t {n}_len")
             if p.dir == "in":
-                self.pre.append(f"char *{n}_c = ftmpi_f_str_in({n}, {n}_len);")
-                self.pre.append(f"if (!{n}_c)\n    nomem = 1;")
+                self.copied(n, f"char *{n}", f"char *{n}_c = ftmpi_f_str_in({n}, {n}_len);",
+                            None, "free")
             else:
                 ln = _len_expr(p.strlen, f)
-                self.pre.append(f"char *{n}_c = ftmpi_f_str_alloc({ln});")
-                self.pre.append(f"if (!{n}_c)\n    nomem = 1;")
-                self.post.append(f"if (rc == MPI_SUCCESS)\n    ftmpi_f_str_out({n}, {n}_len, {n}_c);")
-            self.call.append(f"{n}_c")
-            self.cleanup.append(f"free({n}_c);")
+                self.copied(n, f"char *{n}", f"char *{n}_c = ftmpi_f_str_alloc({ln});",
+                            f"if (rc == MPI_SUCCESS)\n    ftmpi_f_str_out({n}, {n}_len, {n}_c);",
+                            "free")
         elif k == "Status" and p.is_array:
             ln = _len_expr(p.dims[0], f)
-            self.args.append(f"MPI_Fint *{n}")
-            self.pre.append(f"MPI_Status *{n}_c = ftmpi_f_statuses_in({n}, {ln});")
-            self.pre.append(f"if (!{n}_c)\n    nomem = 1;")
-            self.call.append(f"{n}_c")
-            self.post.append(f"ftmpi_f_statuses_out({n}, {n}_c, {ln});")
-            self.cleanup.append(f"ftmpi_f_statuses_free({n}_c);")
+            self.copied(n, f"MPI_Fint *{n}",
+                        f"MPI_Status *{n}_c = ftmpi_f_statuses_in({n}, {ln});",
+                        f"ftmpi_f_statuses_out({n}, {n}_c, {ln});", "ftmpi_f_statuses_free")
         elif k == "Status":
             self.args.append(f"MPI_Fint *{n}")
             self.pre.append(f"MPI_Status {n}_s, *{n}_c = ftmpi_f_status_in({n}, &{n}_s);")

@@ -9,17 +9,8 @@
 module f08_state
   use mpi_f08
   implicit none
-  integer :: nfail = 0, nhandler = 0, lastcode = MPI_SUCCESS
+  integer :: nhandler = 0, lastcode = MPI_SUCCESS
 contains
-  subroutine check(cond, what)
-    logical, intent(in) :: cond
-    character(len=*), intent(in) :: what
-    if (.not. cond) then
-      nfail = nfail + 1
-      write (*, '(a,a)') 'f08_mpi: check failed: ', what
-    end if
-  end subroutine check
-
   subroutine handler(comm, error_code)
     type(MPI_Comm) :: comm
     integer :: error_code
@@ -43,6 +34,7 @@ end module f08_state
 program f08_mpi
   use mpi_f08
   use f08_state
+  use ftest
   implicit none
   integer :: ierr, rank, np, i, cnt, vlen, srank, ssize
   type(MPI_Comm) :: node, evens, dup
@@ -62,6 +54,8 @@ program f08_mpi
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
   call MPI_Comm_size(MPI_COMM_WORLD, np, ierr)
+  tname = 'f08_mpi'
+  myrank = rank
   call check(ierr == MPI_SUCCESS, 'size ierror')
   call check(MPI_COMM_WORLD /= MPI_COMM_SELF .and. MPI_COMM_NULL == MPI_COMM_NULL, 'handle ==')
 
@@ -147,11 +141,7 @@ program f08_mpi
   call check(info == MPI_INFO_NULL, 'info_free')
 
   call MPI_Allreduce(MPI_IN_PLACE, nfail, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
-  if (nfail == 0) then
-    write (*, '(a,i0,a)') 'f08_mpi rank ', rank, ': ok'
-  else
-    write (*, '(a,i0,a)') 'f08_mpi rank ', rank, ': FAILED'
-  end if
+  call report('')
   call MPI_Finalize()
   if (nfail /= 0) stop 1
 end program f08_mpi

@@ -7,16 +7,6 @@
 module f90_state
   implicit none
   integer :: ncopy = 0, ndelete = 0
-  integer :: nfail = 0
-contains
-  subroutine check(cond, what)
-    logical, intent(in) :: cond
-    character(len=*), intent(in) :: what
-    if (.not. cond) then
-      nfail = nfail + 1
-      write (*, '(a,a)') 'f90_mpi: check failed: ', what
-    end if
-  end subroutine check
 end module f90_state
 
 subroutine copy_fn(oldcomm, keyval, extra, val_in, val_out, flag, ierr)
@@ -45,6 +35,7 @@ end subroutine delete_fn
 program f90_mpi
   use mpi
   use f90_state
+  use ftest
   implicit none
   external :: copy_fn, delete_fn
   integer :: ierr, rank, np, key, dup, cart, i, cnt, len, stype
@@ -65,10 +56,12 @@ program f90_mpi
   type(rec) :: r(2), rr(2)
 
   call MPI_Init(ierr)
-  call check(ierr == MPI_SUCCESS, 'init')
+  if (ierr /= MPI_SUCCESS) stop 2
   t0 = MPI_Wtime()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
   call MPI_Comm_size(MPI_COMM_WORLD, np, ierr)
+  tname = 'f90_mpi'
+  myrank = rank
 
   ! predefined attribute: the C value is a pointer, Fortran sees the int
   call MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, tagub, flag, ierr)
@@ -170,11 +163,7 @@ program f90_mpi
   call check(MPI_Wtime() >= t0 .and. MPI_Wtick() > 0d0, 'wtime')
 
   call MPI_Allreduce(MPI_IN_PLACE, nfail, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
-  if (nfail == 0) then
-    write (*, '(a,i0,a)') 'f90_mpi rank ', rank, ': ok'
-  else
-    write (*, '(a,i0,a)') 'f90_mpi rank ', rank, ': FAILED'
-  end if
+  call report('')
   call MPI_Finalize(ierr)
   if (nfail /= 0) stop 1
 end program f90_mpi

@@ -10,23 +10,25 @@
 ! the ranks that computed each. Every rank prints "... rank R: ok".
 program f_ft_rebuild
   use mpi
+  use ftest
   implicit none
   integer, parameter :: niters = 6
   integer :: ierr, rc, rank, np, it, val, mine, resume, latest, newcomm
-  integer :: nfail, recoveries, i
+  integer :: recoveries, i
   integer :: res(niters), done(niters)
   integer(kind=MPI_ADDRESS_KIND) :: mode, nfailed
   logical :: flag, restarted
 
-  nfail = 0
   recoveries = 0
   res = 0
   done = 0
   call MPI_Init(ierr)
   restarted = ierr == MPI_INIT_RESTARTED_NODE
-  call check(restarted .or. ierr == MPI_SUCCESS, 'MPI_Init')
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
   call MPI_Comm_size(MPI_COMM_WORLD, np, ierr)
+  tname = 'f_ft_rebuild'
+  myrank = rank
+  call check(restarted .or. ierr == MPI_SUCCESS, 'MPI_Init')
   call MPI_Comm_get_attr(MPI_COMM_WORLD, FTMPI_COMM_MODE, mode, flag, ierr)
   call check(flag .and. mode == FTMPI_COMM_MODE_REBUILD, 'FTMPI_COMM_MODE is REBUILD')
 
@@ -72,21 +74,11 @@ program f_ft_rebuild
   call check(sum(res) == niters * (niters + 1) / 2 * np * (np + 1) / 2, 'sum of all iterations')
   call check(restarted .or. rank /= 0 .or. recoveries == 1, 'rank 0 recovered once')
   call MPI_Allreduce(MPI_IN_PLACE, nfail, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
-  if (nfail == 0) then
-    write (*, '(a,i0,a,a)') 'f_ft_rebuild rank ', rank, merge(' (replacement)', '              ', &
-         restarted), ': ok'
+  if (restarted) then
+    call report(' (replacement)')
   else
-    write (*, '(a,i0,a)') 'f_ft_rebuild rank ', rank, ': FAILED'
+    call report('')
   end if
   call MPI_Finalize(ierr)
   if (nfail /= 0) stop 1
-contains
-  subroutine check(cond, what)
-    logical, intent(in) :: cond
-    character(len=*), intent(in) :: what
-    if (.not. cond) then
-      nfail = nfail + 1
-      write (*, '(a,i0,a,a)') 'f_ft_rebuild: rank ', rank, ': check failed: ', what
-    end if
-  end subroutine check
 end program f_ft_rebuild
