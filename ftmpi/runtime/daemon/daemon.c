@@ -49,6 +49,7 @@ void daemon_destroy(daemon_t *d)
     }
     daemon_io_close_all(d);
     daemon_stdin_close(d);
+    free(d->secret);
     proto_buf_free(&d->stdin_buf);
     if (d->shm)
         munmap(d->shm, d->shm_size);
@@ -394,8 +395,28 @@ static void head_to_rank(daemon_t *d, const void *data, size_t len)
     if (r.err)
         return;
     daemon_proc_t *p = proc_of_rank(d, rank);
-    if (p && p->running && (inc == UINT32_MAX || inc == p->inc))
+    if (!p || !p->running || (inc != UINT32_MAX && inc != p->inc))
+        return;
+    if (type != PR_HELLO_REPLY) {
         ctl_send(d, p, type, payload, n);
+        return;
+    }
+    /* The job's secret reaches the rank here, on its own control socket,
+     * and never crosses the network (docs/runtime.md, "Security"). */
+    proto_buf_t b;
+    proto_buf_init(&b);
+    proto_put_raw(&b, payload, n);
+    proto_put_str(&b, d->secret);
+    if (!b.err)
+        ctl_send(d, p, type, b.data, b.len);
+    proto_buf_free(&b);
+}
+
+int daemon_set_secret(daemon_t *d, const char *secret)
+{
+    free(d->secret);
+    d->secret = strdup(secret);
+    return d->secret ? 0 : -ENOMEM;
 }
 
 static void head_kill(daemon_t *d, const void *data, size_t len)

@@ -37,6 +37,7 @@ struct daemon {
     int hostid, nslots, size, tag_output, stdin_rank;
     uint32_t ring_bytes;
     char jobid[32];
+    char *secret;         /* the job's secret, for the ranks' HELLO_REPLY */
     char *cwd;
     char **argv;
     char **base_env;      /* environment for ranks, without per-rank vars */
