@@ -30,6 +30,7 @@ typedef struct rconn {
     int hostid;           /* -1 until DH_HELLO */
     int in_use;
     char peer[64];        /* address:port, for the log */
+    double last_rx;       /* when its daemon last sent anything */
 } rconn_t;
 
 typedef struct {
@@ -49,7 +50,45 @@ struct remote {
     rconn_t **conns;
     int nconns;
     long timer;
+    double hb_interval, hb_timeout;
 };
+
+/* ---------------------------------------------------------- heartbeats */
+
+/* Every hb_interval: a heartbeat to every connected daemon. */
+static void hb_send(evloop_t *loop, void *arg)
+{
+    remote_t *rm = arg;
+    if (head_done(rm->h))
+        return;
+    for (int i = 0; i < rm->nhosts; i++) {
+        rconn_t *c = rm->hosts[i].conn;
+        if (c && !c->link.closed)
+            rt_link_send(&c->link, HD_HEARTBEAT, NULL, 0);
+    }
+    evloop_timer_add(loop, rm->hb_interval, hb_send, rm);
+}
+
+/* Armed for last_rx + timeout of one daemon: silent that long, its host
+ * is lost (a cut link or a hung machine gives no end of stream). */
+static void hb_check(evloop_t *loop, void *arg)
+{
+    rconn_t *c = arg;
+    remote_t *rm = c->rm;
+    if (c->link.closed || head_done(rm->h))
+        return;
+    double due = c->last_rx + rm->hb_timeout;
+    if (evloop_now() < due) {
+        evloop_timer_add(loop, due - evloop_now(), hb_check, c);
+        return;
+    }
+    char why[96];
+    snprintf(why, sizeof why, "no heartbeat for %g s (--heartbeat-timeout)",
+             rm->hb_timeout);
+    c->link.on_close = NULL;
+    rt_link_close(&c->link);
+    head_host_lost(rm->h, c->hostid, why);
+}
 
 /* ------------------------------------------------------------ agents */
 
@@ -142,8 +181,8 @@ static int start_agent(remote_t *rm, const ftrun_opts_t *o, int hostid,
     }
     shell_quote(q, sizeof q, ftmpid);
     char cmd[3 * PATH_MAX];
-    snprintf(cmd, sizeof cmd, "%s --head %s:%d --host-id %d", q, addr, port,
-             hostid);
+    snprintf(cmd, sizeof cmd, "%s --head %s:%d --host-id %d --heartbeat %g,%g",
+             q, addr, port, hostid, o->hb_interval, o->hb_timeout);
     char *full = agent_command(o->launch_agent, head_host_name(rm->h, hostid),
                                cmd);
     if (!full)
@@ -215,8 +254,10 @@ static void conn_msg(void *arg, uint32_t type, const void *data, size_t len)
 {
     rconn_t *c = arg;
     remote_t *rm = c->rm;
+    c->last_rx = evloop_now();
     if (c->hostid >= 0) {
-        head_host_msg(head_host_arg(rm->h, c->hostid), type, data, len);
+        if (type != DH_HEARTBEAT)
+            head_host_msg(head_host_arg(rm->h, c->hostid), type, data, len);
         return;
     }
     /* First message after authentication: which host is this? */
@@ -239,6 +280,7 @@ static void conn_msg(void *arg, uint32_t type, const void *data, size_t len)
     c->hostid = hostid;
     rm->hosts[hostid].conn = c;
     head_host_attach(rm->h, hostid, &c->link);
+    evloop_timer_add(rm->loop, rm->hb_timeout, hb_check, c);
     if (--rm->nwaiting == 0) {
         evloop_timer_cancel(rm->loop, rm->timer);
         rm->timer = 0;
@@ -317,6 +359,8 @@ remote_t *remote_launch(head_t *h, evloop_t *loop, const ftrun_opts_t *o,
     rm->nhosts = head_nhosts(h);
     rm->hosts = calloc((size_t)rm->nhosts, sizeof *rm->hosts);
     rm->secret = secret;
+    rm->hb_interval = o->hb_interval;
+    rm->hb_timeout = o->hb_timeout;
     if (!rm->hosts) {
         fprintf(stderr, "ftmpirun: cannot set up remote hosts\n");
         return NULL;
@@ -348,6 +392,7 @@ remote_t *remote_launch(head_t *h, evloop_t *loop, const ftrun_opts_t *o,
             return NULL;
         }
     }
+    evloop_timer_add(loop, rm->hb_interval, hb_send, rm);
     if (rm->nwaiting == 0)
         head_start(h);
     else
