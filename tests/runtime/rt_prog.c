@@ -79,6 +79,10 @@ static void print_recovery(const char *tag, const rtc_recovery_t *r)
         k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%d:%d:%d:%u",
                               i ? "," : "", i, r->alive[i], r->pid[i],
                               r->incarnation[i]);
+    k += (size_t)snprintf(buf + k, sizeof buf - k, " hosts=");
+    for (int i = 0; i < r->size && k < sizeof buf - 16; i++)
+        k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%d", i ? "," : "",
+                              r->host[i]);
     printf("%s rank %d inc %u: %s\n", tag, info.rank, info.incarnation, buf);
 }
 
@@ -236,10 +240,12 @@ static int sc_recover(int rounds)
 {
     init();
     if (info.restarted)
-        printf("restarted rank %d inc %u gen %u\n", info.rank,
-               info.incarnation, info.generation);
-    else
+        printf("restarted rank %d inc %u gen %u host %d\n", info.rank,
+               info.incarnation, info.generation, info.hostid);
+    else {
         rtc_fence();
+        printf("ready rank %d host %d\n", info.rank, info.hostid);
+    }
     uint32_t gen = info.generation;
     int need_join = info.restarted, joined = 0;
     int done = 0;
