@@ -253,6 +253,46 @@ void daemon_send_exited(daemon_t *d, daemon_proc_t *p, int sig, int code)
     proto_buf_free(&b);
 }
 
+static daemon_proc_t *running_proc(daemon_t *d, pid_t pid)
+{
+    for (int i = 0; i < d->nslots; i++)
+        if (d->procs[i].running && d->procs[i].pid == pid)
+            return &d->procs[i];
+    return NULL;
+}
+
+static void stop_expired(evloop_t *loop, void *arg)
+{
+    daemon_proc_t *p = arg;
+    p->stop_timer = 0;
+    if (!p->running)
+        return;
+    fprintf(stderr, "ftmpi: host %d: rank %d (pid %d) stopped for %g s: "
+            "killing it\n", p->d->hostid, p->rank, (int)p->pid,
+            p->d->stop_timeout);
+    kill(-p->pid, SIGKILL);
+    kill(p->pid, SIGKILL);
+}
+
+static void child_stopped(evloop_t *loop, pid_t pid, int status, void *arg)
+{
+    daemon_proc_t *p = running_proc(arg, pid);
+    if (!p)
+        return;
+    if (p->stop_timer)
+        evloop_timer_cancel(loop, p->stop_timer);
+    p->stop_timer = 0;
+    if (WIFSTOPPED(status))
+        p->stop_timer = evloop_timer_add(loop, p->d->stop_timeout,
+                                         stop_expired, p);
+}
+
+void daemon_set_stop_timeout(daemon_t *d, double seconds)
+{
+    d->stop_timeout = seconds;
+    evloop_on_child_stop(d->loop, seconds > 0 ? child_stopped : NULL, d);
+}
+
 void daemon_child_exited(evloop_t *loop, pid_t pid, int status, void *arg)
 {
     daemon_t *d = arg;
@@ -270,6 +310,10 @@ void daemon_child_exited(evloop_t *loop, pid_t pid, int status, void *arg)
     if (p->ctl_timer) {
         evloop_timer_cancel(loop, p->ctl_timer);
         p->ctl_timer = 0;
+    }
+    if (p->stop_timer) {
+        evloop_timer_cancel(loop, p->stop_timer);
+        p->stop_timer = 0;
     }
     /* Everything the process said before it died goes first. */
     ctl_read(d, p);

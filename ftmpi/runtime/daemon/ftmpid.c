@@ -211,6 +211,7 @@ int main(int argc, char **argv)
         return 1;
     }
     evloop_on_signal(loop, on_signal, NULL);
+    daemon_set_stop_timeout(d, hb.timeout);
     hb.last_rx = evloop_now();
     evloop_timer_add(loop, hb.interval, hb_send, NULL);
     evloop_timer_add(loop, hb.timeout, hb_check, NULL);

@@ -134,6 +134,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "ftmpirun: out of memory\n");
             return 1;
         }
+        daemon_set_stop_timeout(d, o.hb_timeout);
         rt_link_local_init(&to_head, loop, head_host_msg,
                            head_host_arg(h, local));
         rt_link_local_init(&to_daemon, loop, daemon_on_head_msg, d);
