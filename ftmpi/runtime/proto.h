@@ -46,7 +46,8 @@ enum proto_type {
                              u32 generation, i32 hostid, i32 nslots,
                              i32 local_slot, str jobid,
                              size x (i32 pid, i32 slot),
-                             size x i32 hostid, str secret (added by the
+                             size x i32 hostid, size x i32 launch hostid,
+                             str secret (added by the
                              daemon: never sent over the network) */
     PR_KV_VAL = 202,      /* str key, bytes value */
     PR_FENCE_DONE = 203,  /* - */

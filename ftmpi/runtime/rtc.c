@@ -321,7 +321,9 @@ static int init_singleton(rtc_info_t *info)
     info->slot_of_rank = malloc(sizeof(int));
     info->pid_of_rank = malloc(sizeof(int));
     info->host_of_rank = calloc(1, sizeof(int));
-    if (!info->slot_of_rank || !info->pid_of_rank || !info->host_of_rank)
+    info->launch_host_of_rank = calloc(1, sizeof(int));
+    if (!info->slot_of_rank || !info->pid_of_rank || !info->host_of_rank ||
+        !info->launch_host_of_rank)
         return -ENOMEM;
     info->slot_of_rank[0] = -1;
     info->pid_of_rank[0] = (int)getpid();
@@ -374,7 +376,9 @@ static int parse_hello_reply(rtc_info_t *info)
     info->slot_of_rank = malloc(sizeof(int) * (size_t)size);
     info->pid_of_rank = malloc(sizeof(int) * (size_t)size);
     info->host_of_rank = malloc(sizeof(int) * (size_t)size);
-    if (!info->slot_of_rank || !info->pid_of_rank || !info->host_of_rank)
+    info->launch_host_of_rank = malloc(sizeof(int) * (size_t)size);
+    if (!info->slot_of_rank || !info->pid_of_rank || !info->host_of_rank ||
+        !info->launch_host_of_rank)
         return -ENOMEM;
     for (int i = 0; i < size; i++) {
         info->pid_of_rank[i] = proto_get_i32(&r);
@@ -382,6 +386,8 @@ static int parse_hello_reply(rtc_info_t *info)
     }
     for (int i = 0; i < size; i++)
         info->host_of_rank[i] = proto_get_i32(&r);
+    for (int i = 0; i < size; i++)
+        info->launch_host_of_rank[i] = proto_get_i32(&r);
     proto_get_str(&r, S.secret, sizeof S.secret);
     return r.err;
 }
@@ -774,6 +780,7 @@ void rtc_info_free(rtc_info_t *info)
     free(info->slot_of_rank);
     free(info->pid_of_rank);
     free(info->host_of_rank);
+    free(info->launch_host_of_rank);
     free((void *)info->comm_mode);
     free((void *)info->msg_mode);
     free((void *)info->coll_mode);

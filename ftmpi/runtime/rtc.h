@@ -34,6 +34,7 @@ typedef struct {
     int *slot_of_rank; /* [size]: world rank -> local slot, -1 if remote */
     int *pid_of_rank;  /* [size]: pid of each world rank's current process */
     int *host_of_rank; /* [size]: host index of each world rank's process */
+    int *launch_host_of_rank; /* [size]: the host each rank had at launch */
     /* Modes requested at launch, as the strings given (NULL = default). */
     const char *comm_mode, *msg_mode, *coll_mode, *recovery_mode;
     char jobid[32];

@@ -369,6 +369,13 @@ hostfile)
     [ $RC -eq 0 ] || fail "secret: exit $RC"
     grep -q "^\[3\] secret rank 3: ok hosts 0 0 1 1$" "$W/out" || fail "placement by slots"
     ok ;;
+hostof)
+    # $PROG is rt_hostof here: FTMPI_Host_of now and at launch, errors
+    export FTMPI_HEAD_ADDRESS=127.0.0.1
+    run "$W/out" "$W/err" --hosts localhost:2,h1:2 --launch-agent {cmd} -np 4 "$PROG"
+    [ $RC -eq 0 ] || fail "exit $RC"
+    [ "$(grep -c '^hostof rank [0-3]: 0/0 0/0 1/1 1/1 errors ok$' "$W/out")" -eq 4 ] || fail "host table"
+    ok ;;
 stopped)
     # A rank SIGSTOPped for the heartbeat timeout is killed and fails.
     "$RUN" --timeout 45 --heartbeat-interval 0.1 --heartbeat-timeout 0.5 -np 4 \

@@ -22,6 +22,7 @@ enum {
 
 typedef struct {
     int rank, hostid, slot;
+    int launch_hostid;    /* host it was placed on at launch */
     pid_t pid;            /* process the daemon started */
     pid_t mpi_pid;        /* pid given at HELLO (== pid unless wrapped) */
     pid_t prev_pid;       /* the failed process this one replaces */

@@ -28,8 +28,10 @@ void head_place(head_t *h)
             h->procs[r].hostid = i;
     for (int i = 0; r < h->size; r++, i = (i + 1) % active)
         h->procs[r].hostid = i;
-    for (r = 0; r < h->size; r++)
+    for (r = 0; r < h->size; r++) {
         h->procs[r].slot = h->hosts[h->procs[r].hostid].nslots++;
+        h->procs[r].launch_hostid = h->procs[r].hostid;
+    }
     if (o->comm_mode != COMM_REBUILD || h->nhosts < 2)
         return;
     for (int i = 0; i < h->nhosts; i++) {
