@@ -19,6 +19,8 @@ PKGS=(
     libcmocka-dev                          # unit tests
     libopenblas-dev liblapacke-dev         # dense apps
     openmpi-bin libopenmpi-dev             # peer MPI, for benchmarks only
+    slurm-wlm                              # the Slurm launch test (tests/netns/netns_slurm.sh)
+    iproute2 util-linux                    # network namespaces for multi-host tests (tests/netns)
     mpich libmpich-dev                     # peer MPI, for benchmarks only
 )
 

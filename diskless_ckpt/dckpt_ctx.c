@@ -3,10 +3,38 @@
  * internal communicators, buffer registration and the queries.
  */
 #include "dckpt_internal.h"
+#include "dckpt_place.h"
+
+#ifdef FTMPI_MPI_H
+#include <ftmpi.h> /* FTMPI_Host_of */
+#endif
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ------------------------------------------------------------------ hosts */
+
+/* The host of every rank of comm at launch (the same table on every rank,
+   a replacement's included, so that all compute the same groups; ftmpi's
+   FTMPI_Host_of, docs/ftmpi.md). NULL under another MPI: every rank is then
+   taken to be on a host of its own (the plain consecutive layout). */
+static int *ctx_hosts(MPI_Comm comm, int size)
+{
+#ifdef FTMPI_HAVE_HOST_OF
+    int *h = malloc(sizeof(int) * (size_t)size);
+    for (int r = 0; h && r < size; r++)
+        if (FTMPI_Host_of(comm, r, FTMPI_HOST_AT_LAUNCH, &h[r]) != MPI_SUCCESS) {
+            free(h);
+            h = NULL;
+        }
+    return h;
+#else
+    (void)comm;
+    (void)size;
+    return NULL;
+#endif
+}
 
 /* ------------------------------------------------------------------ params */
 
@@ -35,8 +63,8 @@ static int ctx_params_normalize(const dckpt_params_t *in, dckpt_params_t *out)
     return DCKPT_SUCCESS;
 }
 
-int dckpt_layout_compute(int nprocs, const dckpt_params_t *p, int rank, dckpt_layout_t *lay,
-                         int *group_first_p)
+int dckpt_layout_compute(int nprocs, const dckpt_params_t *p, const int *host, int rank,
+                         dckpt_layout_t *lay, int *group_of, int *group_rank_of)
 {
     dckpt_params_t np;
     int rc = ctx_params_normalize(p, &np);
@@ -55,35 +83,44 @@ int dckpt_layout_compute(int nprocs, const dckpt_params_t *p, int rank, dckpt_la
     if (np.code == DCKPT_CODE_RS && largest > DCKPT_RS_MAX_FRAGS)
         return DCKPT_ERR_ARG; /* GF(2^8) codes: at most 256 fragments */
 
-    int grp, first, size;
-    int big_span = extra * (base + 1);
-    if (rank < big_span) {
-        grp = rank / (base + 1);
-        first = grp * (base + 1);
-        size = base + 1;
-    } else {
-        grp = extra + (rank - big_span) / base;
-        first = big_span + (grp - extra) * base;
-        size = base;
+    /* which ranks form each group: across hosts (dckpt_place.c) */
+    int *gof = group_of, *grk = group_rank_of;
+    if (!gof)
+        gof = malloc(sizeof(int) * (size_t)nprocs);
+    if (!grk)
+        grk = malloc(sizeof(int) * (size_t)nprocs);
+    if (!gof || !grk || dckpt_place(nprocs, (int)g, host, gof, grk) != 0) {
+        rc = DCKPT_ERR_NOMEM;
+        goto out;
     }
+    int grp = gof[rank];
     lay->ngroups = (int)g;
     lay->group = grp;
-    lay->group_rank = rank - first;
-    lay->group_size = size;
-    lay->k = size - m;
+    lay->group_rank = grk[rank];
+    lay->group_size = base + (grp < extra);
+    lay->k = lay->group_size - m;
     lay->m = m;
     lay->is_checksum = lay->group_rank >= lay->k;
     lay->ndata = nprocs - (int)g * m;
-    lay->data_rank = lay->is_checksum ? -1 : first - grp * m + lay->group_rank;
-    if (group_first_p)
-        *group_first_p = first;
-    return DCKPT_SUCCESS;
+    /* data ranks are numbered in rank order (dckpt_data_comm's order) */
+    lay->data_rank = -1;
+    if (!lay->is_checksum) {
+        lay->data_rank = 0;
+        for (int r = 0; r < rank; r++)
+            lay->data_rank += grk[r] < base + (gof[r] < extra) - m;
+    }
+out:
+    if (gof != group_of)
+        free(gof);
+    if (grk != group_rank_of)
+        free(grk);
+    return rc;
 }
 
 int dckpt_plan(int nprocs, const dckpt_params_t *params, int *ngroups_p, int *ndata_p)
 {
     dckpt_layout_t lay;
-    int rc = dckpt_layout_compute(nprocs, params, 0, &lay, NULL);
+    int rc = dckpt_layout_compute(nprocs, params, NULL, 0, &lay, NULL, NULL);
     if (rc != DCKPT_SUCCESS)
         return rc;
     if (ngroups_p)
@@ -208,6 +245,9 @@ static void ctx_destroy(dckpt_ctx_t *ctx)
     free(ctx->lost_map);
     free(ctx->epoch_tab);
     free(ctx->group_lost);
+    free(ctx->group_of);
+    free(ctx->group_rank_of);
+    free(ctx->members);
     free(ctx->bufs);
     dckpt_store_slot_release(&ctx->slot[0]);
     dckpt_store_slot_release(&ctx->slot[1]);
@@ -237,12 +277,26 @@ int dckpt_create(MPI_Comm comm, const dckpt_params_t *params, dckpt_ctx_t **ctx_
        parameters, same size); a rank whose parameters differ is caught by the
        agreement in dckpt_ctx_comms_build. */
     int rc = ctx_params_normalize(params, &ctx->params);
+    int *host = ctx_hosts(comm, size);
+    ctx->group_of = malloc(sizeof(int) * (size_t)size);
+    ctx->group_rank_of = malloc(sizeof(int) * (size_t)size);
+    if (rc == DCKPT_SUCCESS && (!ctx->group_of || !ctx->group_rank_of))
+        rc = DCKPT_ERR_NOMEM;
     if (rc == DCKPT_SUCCESS)
-        rc = dckpt_layout_compute(size, params, rank, &ctx->lay, &ctx->group_first);
+        rc = dckpt_layout_compute(size, params, host, rank, &ctx->lay, ctx->group_of,
+                                  ctx->group_rank_of);
+    free(host);
+    if (rc == DCKPT_SUCCESS && !(ctx->members = malloc(sizeof(int) * (size_t)ctx->lay.group_size)))
+        rc = DCKPT_ERR_NOMEM;
     if (rc != DCKPT_SUCCESS) {
+        free(ctx->group_of);
+        free(ctx->group_rank_of);
         free(ctx);
         return rc;
     }
+    for (int r = 0; r < size; r++)
+        if (ctx->group_of[r] == ctx->lay.group)
+            ctx->members[ctx->group_rank_of[r]] = r;
     rc = dckpt_ctx_comms_build(ctx, comm, ctx_code_init(ctx));
     if (rc != DCKPT_SUCCESS) {
         ctx_destroy(ctx);

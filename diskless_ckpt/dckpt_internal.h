@@ -76,7 +76,9 @@ struct dckpt_ctx {
     int nprocs;
     int rank;
     dckpt_layout_t lay;
-    int group_first; /* communicator rank of group rank 0 */
+    int *group_of;      /* [nprocs] group of each rank (dckpt_place.c) */
+    int *group_rank_of; /* [nprocs] its rank in the group */
+    int *members;       /* [group_size] communicator rank of each member of this group */
 
     MPI_Comm world; /* dup of the user's communicator */
     MPI_Comm group; /* this rank's group */
@@ -114,8 +116,11 @@ struct dckpt_ctx {
 };
 
 /* ---- dckpt_ctx.c */
-int dckpt_layout_compute(int nprocs, const dckpt_params_t *p, int rank, dckpt_layout_t *lay,
-                         int *group_first_p);
+/* The layout of `rank`; host[r] is rank r's host (NULL: one host per rank).
+   group_of, group_rank_of (nprocs ints each, or NULL) receive the whole
+   placement. */
+int dckpt_layout_compute(int nprocs, const dckpt_params_t *p, const int *host, int rank,
+                         dckpt_layout_t *lay, int *group_of, int *group_rank_of);
 /* collective; returns the status agreed over comm (MIN of local_status), or an error */
 int dckpt_ctx_comms_build(dckpt_ctx_t *ctx, MPI_Comm comm, int local_status);
 void dckpt_ctx_comms_free(dckpt_ctx_t *ctx);

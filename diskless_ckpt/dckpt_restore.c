@@ -41,14 +41,6 @@ static void restore_done(void *arg, const uint8_t *p, size_t off, size_t n)
     a->crc = dckpt_crc(a->crc, p, n);
 }
 
-static int restore_group_of(const dckpt_ctx_t *ctx, int rank)
-{
-    dckpt_layout_t lay;
-    if (dckpt_layout_compute(ctx->nprocs, &ctx->params, rank, &lay, NULL) != DCKPT_SUCCESS)
-        return -1;
-    return lay.group;
-}
-
 static int bit_get(const uint8_t *map, int i)
 {
     return (map[i / 8] >> (i % 8)) & 1;
@@ -102,7 +94,7 @@ static int restore_missing(dckpt_ctx_t *ctx, long long e, int *nlost_p, int *bad
             continue;
         ctx->lost_map[i / 8] |= (uint8_t)(1u << (i % 8));
         (*nlost_p)++;
-        int g = restore_group_of(ctx, i);
+        int g = ctx->group_of[i];
         if (g >= 0 && ++per_group[g] > ctx->lay.m && bad < 0)
             bad = g;
     }
@@ -199,7 +191,7 @@ static int restore_records(dckpt_ctx_t *ctx, int64_t epoch, int lost_self, int *
     int gsz = lay->group_size, root = -1, s = -1, status = DCKPT_SUCCESS;
 
     for (int i = 0; i < gsz; i++) {
-        lost_in_group[i] = bit_get(ctx->lost_map, ctx->group_first + i);
+        lost_in_group[i] = bit_get(ctx->lost_map, ctx->members[i]);
         if (!lost_in_group[i] && root < 0)
             root = i;
     }

@@ -219,3 +219,20 @@ int PFTMPI_Fault_point(const char *name, long value)
     return rtc_fault_point(name, value) < 0 ? MPI_ERR_OTHER : MPI_SUCCESS;
 }
 API_ALIAS(FTMPI_Fault_point, PFTMPI_Fault_point)
+
+int PFTMPI_Host_of(MPI_Comm comm, int rank, int which, int *host)
+{
+    API_BEGIN("FTMPI_Host_of");
+    comm_t *c;
+    CHECK_COMM(comm, c);
+    if (!host || (which != FTMPI_HOST_NOW && which != FTMPI_HOST_AT_LAUNCH))
+        API_FAIL(MPI_ERR_ARG);
+    if (rank < 0 || rank >= comm_peer_size(c))
+        API_FAIL(MPI_ERR_RANK);
+    int w = comm_peer_world(c, rank);
+    const int *tab = which == FTMPI_HOST_NOW ? ftg.rt.host_of_rank
+                                             : ftg.rt.launch_host_of_rank;
+    *host = ftg.singleton || !tab ? 0 : tab[w];
+    API_END();
+}
+API_ALIAS(FTMPI_Host_of, PFTMPI_Host_of)

@@ -95,6 +95,7 @@ static int apply(const rtc_recovery_t *rec)
     for (int i = 0; i < rec->size && i < ftg.world_size; i++) {
         ftg.pid_of_world[i] = rec->pid[i];
         ftg.slot_of_world[i] = rec->slot[i];
+        ftg.rt.host_of_rank[i] = rec->host[i];
         ftg.inc_of_world[i] = rec->incarnation[i];
         ftg.peer_dead[i] = !rec->alive[i];
         if (rec->slot[i] >= 0 && (size_t)rec->slot[i] < shm_self.nslots)

@@ -44,6 +44,18 @@ extern "C" {
 /* returned by MPI_Init/MPI_Init_thread in a replacement process */
 #define MPI_INIT_RESTARTED_NODE 64
 
+/* The host a process runs on (docs/ftmpi.md, "Hosts"): *host is the index
+ * of the host (0, 1, ... in the order of ftmpirun's host list) of rank
+ * `rank` of comm (its remote group for an intercommunicator):
+ * FTMPI_HOST_NOW for its current process (a REBUILD replacement may have
+ * moved), FTMPI_HOST_AT_LAUNCH for where the rank was placed at launch.
+ * Local: no communication. Errors: MPI_ERR_COMM, MPI_ERR_RANK, MPI_ERR_ARG. */
+#define FTMPI_HAVE_HOST_OF 1
+#define FTMPI_HOST_NOW 0
+#define FTMPI_HOST_AT_LAUNCH 1
+int FTMPI_Host_of(MPI_Comm comm, int rank, int which, int *host);
+int PFTMPI_Host_of(MPI_Comm comm, int rank, int which, int *host);
+
 /* Fault injection point: the launcher may kill this process here
  * (ftmpirun --kill-at NAME[=VALUE]@RANK). Returns MPI_SUCCESS otherwise. */
 int FTMPI_Fault_point(const char *name, long value);

@@ -48,6 +48,8 @@ struct evloop {
     long next_timer_id;
     child_t *children;
     int nchildren, capchildren;
+    evloop_child_cb stop_cb;  /* children stopped / continued */
+    void *stop_arg;
     evloop_signal_cb sig_cb;
     void *sig_arg;
     post_t *post_head, *post_tail;
@@ -244,15 +246,26 @@ int evloop_child_watch(evloop_t *loop, pid_t pid, evloop_child_cb cb,
     return 0;
 }
 
+void evloop_on_child_stop(evloop_t *loop, evloop_child_cb cb, void *arg)
+{
+    loop->stop_cb = cb;
+    loop->stop_arg = arg;
+}
+
 void evloop_child_poll(evloop_t *loop)
 {
+    int flags = WNOHANG | (loop->stop_cb ? WUNTRACED | WCONTINUED : 0);
     for (;;) {
         int status;
-        pid_t pid = waitpid(-1, &status, WNOHANG);
+        pid_t pid = waitpid(-1, &status, flags);
         if (pid <= 0) {
             if (pid < 0 && errno == EINTR)
                 continue;
             return;
+        }
+        if (WIFSTOPPED(status) || WIFCONTINUED(status)) {
+            loop->stop_cb(loop, pid, status, loop->stop_arg);
+            continue;
         }
         for (int i = 0; i < loop->nchildren; i++)
             if (loop->children[i].pid == pid) {

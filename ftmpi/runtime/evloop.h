@@ -42,6 +42,10 @@ void evloop_timer_cancel(evloop_t *loop, long id);
 /* Call cb when child pid has been reaped (status from waitpid). */
 int evloop_child_watch(evloop_t *loop, pid_t pid, evloop_child_cb cb,
                        void *arg);
+/* Also report children that stop (SIGSTOP, SIGTSTP, ...) or continue:
+ * cb gets the waitpid status (WIFSTOPPED / WIFCONTINUED); the child stays
+ * watched. */
+void evloop_on_child_stop(evloop_t *loop, evloop_child_cb cb, void *arg);
 /* Reap every exited child now (also done on SIGCHLD). */
 void evloop_child_poll(evloop_t *loop);
 

@@ -45,7 +45,10 @@ enum proto_type {
     PR_HELLO_REPLY = 201, /* i32 rank, i32 size, u32 inc, i32 restarted,
                              u32 generation, i32 hostid, i32 nslots,
                              i32 local_slot, str jobid,
-                             size x (i32 pid, i32 slot) */
+                             size x (i32 pid, i32 slot),
+                             size x i32 hostid, size x i32 launch hostid,
+                             str secret (added by the
+                             daemon: never sent over the network) */
     PR_KV_VAL = 202,      /* str key, bytes value */
     PR_FENCE_DONE = 203,  /* - */
     PR_FINALIZE_DONE = 204, /* - */
@@ -54,15 +57,16 @@ enum proto_type {
     PR_AGREE_DONE = 207,  /* u64 key, i32 result */
     PR_EV_RECOVERED = 206,/* u32 generation, i32 size, i32 nfailed,
                              nfailed x i32 rank,
-                             size x (i32 alive, i32 pid, i32 slot, u32 inc) */
+                             size x (i32 alive, i32 pid, i32 slot, u32 inc),
+                             size x i32 hostid */
     PR_EV_ROUND = 208,    /* u32 generation: a recovery round that will
                              produce it has started and waits for this rank */
     PR_EV_REFUSED = 209,  /* u32 generation: the round this rank joined
                              cannot run (the job is finalizing) */
 
     /* daemon -> head */
-    DH_HELLO = 301,       /* i32 hostid, str hostname, i32 pid, str token
-                             (first message of an ftmpid) */
+    DH_HELLO = 301,       /* i32 hostid, str hostname, i32 pid (first
+                             message of an ftmpid, after authentication) */
     DH_STARTED = 302,     /* i32 rank, u32 inc, i32 pid */
     DH_EXITED = 303,      /* i32 rank, u32 inc, i32 pid, i32 signal,
                              i32 exit_code, i32 exec_errno, i32 ctl_lost */
@@ -71,6 +75,7 @@ enum proto_type {
     DH_OUTPUT = 305,      /* i32 rank, i32 stream (1|2), bytes data */
     DH_ALIVE = 306,       /* i32 rank, u32 inc: answer to HD_CHECK */
     DH_ERROR = 307,       /* str message: the daemon cannot go on */
+    DH_HEARTBEAT = 308,   /* - : the daemon is alive */
 
     /* head -> daemon */
     HD_CONFIG = 401,      /* i32 hostid, i32 nslots, u32 ring_bytes,
@@ -84,6 +89,11 @@ enum proto_type {
     HD_KILL_ALL = 405,    /* i32 signal */
     HD_CHECK = 406,       /* i32 rank, u32 inc */
     HD_EXIT = 407,        /* - : the job is over */
+    HD_HEARTBEAT = 408,   /* - : the head is alive (--heartbeat-interval) */
+
+    /* either way, on a stream link, before anything else (link.c) */
+    AUTH_NONCE = 501,     /* 32 raw bytes: a fresh random nonce */
+    AUTH_PROOF = 502,     /* 32 raw bytes: HMAC proof (util/ft_auth.h) */
 };
 
 /* ---- building payloads ---- */

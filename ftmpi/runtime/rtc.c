@@ -39,6 +39,7 @@ typedef struct skv {
 
 static struct {
     int inited, singleton, finalized;
+    char secret[129];        /* the job's secret (HELLO_REPLY), "" if none */
     int fd;
     int rank, size;
     uint32_t generation;
@@ -165,7 +166,7 @@ static int parse_recovered(proto_rd_t *r, rtc_event_t *ev)
     if (r->err || size <= 0 || size > (1 << 24) || nf < 0 || nf > size)
         return -EPROTO;
     size_t bytes = sizeof(rtc_recovery_t) + sizeof(int) * (size_t)nf +
-                   (3 * sizeof(int) + sizeof(uint32_t)) * (size_t)size;
+                   (4 * sizeof(int) + sizeof(uint32_t)) * (size_t)size;
     rtc_recovery_t *rec = malloc(bytes);
     if (!rec)
         return -ENOMEM;
@@ -176,7 +177,8 @@ static int parse_recovered(proto_rd_t *r, rtc_event_t *ev)
     rec->alive = rec->failed + nf;
     rec->pid = rec->alive + size;
     rec->slot = rec->pid + size;
-    rec->incarnation = (uint32_t *)(rec->slot + size);
+    rec->host = rec->slot + size;
+    rec->incarnation = (uint32_t *)(rec->host + size);
     for (int i = 0; i < nf; i++)
         rec->failed[i] = proto_get_i32(r);
     for (int i = 0; i < size; i++) {
@@ -185,6 +187,8 @@ static int parse_recovered(proto_rd_t *r, rtc_event_t *ev)
         rec->slot[i] = proto_get_i32(r);
         rec->incarnation[i] = proto_get_u32(r);
     }
+    for (int i = 0; i < size; i++)
+        rec->host[i] = proto_get_i32(r);
     if (r->err) {
         free(rec);
         return -EPROTO;
@@ -316,7 +320,10 @@ static int init_singleton(rtc_info_t *info)
     info->ctl_fd = -1;
     info->slot_of_rank = malloc(sizeof(int));
     info->pid_of_rank = malloc(sizeof(int));
-    if (!info->slot_of_rank || !info->pid_of_rank)
+    info->host_of_rank = calloc(1, sizeof(int));
+    info->launch_host_of_rank = calloc(1, sizeof(int));
+    if (!info->slot_of_rank || !info->pid_of_rank || !info->host_of_rank ||
+        !info->launch_host_of_rank)
         return -ENOMEM;
     info->slot_of_rank[0] = -1;
     info->pid_of_rank[0] = (int)getpid();
@@ -368,12 +375,20 @@ static int parse_hello_reply(rtc_info_t *info)
         return -EPROTO;
     info->slot_of_rank = malloc(sizeof(int) * (size_t)size);
     info->pid_of_rank = malloc(sizeof(int) * (size_t)size);
-    if (!info->slot_of_rank || !info->pid_of_rank)
+    info->host_of_rank = malloc(sizeof(int) * (size_t)size);
+    info->launch_host_of_rank = malloc(sizeof(int) * (size_t)size);
+    if (!info->slot_of_rank || !info->pid_of_rank || !info->host_of_rank ||
+        !info->launch_host_of_rank)
         return -ENOMEM;
     for (int i = 0; i < size; i++) {
         info->pid_of_rank[i] = proto_get_i32(&r);
         info->slot_of_rank[i] = proto_get_i32(&r);
     }
+    for (int i = 0; i < size; i++)
+        info->host_of_rank[i] = proto_get_i32(&r);
+    for (int i = 0; i < size; i++)
+        info->launch_host_of_rank[i] = proto_get_i32(&r);
+    proto_get_str(&r, S.secret, sizeof S.secret);
     return r.err;
 }
 
@@ -725,7 +740,7 @@ int rtc_recovery_join(uint32_t known_generation)
         return -ENOTCONN;
     if (S.singleton) {
         /* Nothing can have failed: a round of one, completed at once. */
-        rtc_recovery_t *rec = malloc(sizeof *rec + 4 * sizeof(int));
+        rtc_recovery_t *rec = malloc(sizeof *rec + 5 * sizeof(int));
         if (!rec)
             return -ENOMEM;
         rec->generation = ++S.generation;
@@ -735,7 +750,9 @@ int rtc_recovery_join(uint32_t known_generation)
         rec->alive = (int *)(rec + 1);
         rec->pid = rec->alive + 1;
         rec->slot = rec->pid + 1;
-        rec->incarnation = (uint32_t *)(rec->slot + 1);
+        rec->host = rec->slot + 1;
+        rec->incarnation = (uint32_t *)(rec->host + 1);
+        rec->host[0] = 0;
         rec->alive[0] = 1;
         rec->pid[0] = (int)getpid();
         rec->slot[0] = -1;
@@ -762,6 +779,8 @@ void rtc_info_free(rtc_info_t *info)
 {
     free(info->slot_of_rank);
     free(info->pid_of_rank);
+    free(info->host_of_rank);
+    free(info->launch_host_of_rank);
     free((void *)info->comm_mode);
     free((void *)info->msg_mode);
     free((void *)info->coll_mode);
@@ -769,4 +788,9 @@ void rtc_info_free(rtc_info_t *info)
     info->slot_of_rank = info->pid_of_rank = NULL;
     info->comm_mode = info->msg_mode = info->coll_mode = NULL;
     info->recovery_mode = NULL;
+}
+
+const char *rtc_job_secret(void)
+{
+    return S.inited && !S.singleton && S.secret[0] ? S.secret : NULL;
 }

@@ -33,6 +33,8 @@ typedef struct {
     int hostid;        /* host index of this rank */
     int *slot_of_rank; /* [size]: world rank -> local slot, -1 if remote */
     int *pid_of_rank;  /* [size]: pid of each world rank's current process */
+    int *host_of_rank; /* [size]: host index of each world rank's process */
+    int *launch_host_of_rank; /* [size]: the host each rank had at launch */
     /* Modes requested at launch, as the strings given (NULL = default). */
     const char *comm_mode, *msg_mode, *coll_mode, *recovery_mode;
     char jobid[32];
@@ -69,6 +71,8 @@ typedef struct {
     int *alive;           /* [size] 1 if the rank has a live process now */
     int *pid;             /* [size] pid of the rank's current process (0 if none) */
     int *slot;            /* [size] shm slot (-1 if none / remote) */
+    int *host;            /* [size] host index of the rank's process (a
+                             REBUILD replacement may be on another host) */
     uint32_t *incarnation;/* [size] */
 } rtc_recovery_t;
 
@@ -129,5 +133,11 @@ int rtc_agree(uint64_t key, int vote, const int *members, const uint32_t *incs, 
 /* Clean shutdown: tells the daemon this rank finalized; after this the
  * rank's exit is not a failure. */
 int rtc_finalize(void);
+
+/* The job's secret (a string; NUL-terminated), for connections between
+ * ranks that must prove they belong to the job (util/ft_auth.h); NULL
+ * before rtc_init and in a singleton. It came from the daemon over the
+ * rank's control socket: it is in no environment and on no command line. */
+const char *rtc_job_secret(void);
 
 #endif

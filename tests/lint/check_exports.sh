@@ -50,7 +50,7 @@ for s in MPI_Init PMPI_Init MPI_Init_thread MPI_Finalize PMPI_Finalize \
          MPI_Send PMPI_Send MPI_Recv PMPI_Recv MPI_Isend MPI_Irecv MPI_Wait PMPI_Wait \
          MPI_Allreduce PMPI_Allreduce MPI_Reduce_local MPI_Op_create MPI_Wtime \
          MPI_Type_commit MPI_Abort MPI_Comm_set_errhandler \
-         FTMPI_Fault_point PFTMPI_Fault_point $(cat "$tmp.data"); do
+         FTMPI_Fault_point PFTMPI_Fault_point FTMPI_Host_of PFTMPI_Host_of $(cat "$tmp.data"); do
     if ! grep -qx "$s" "$tmp.syms"; then
         echo "check_exports: $LIB does not export $s"
         bad=1

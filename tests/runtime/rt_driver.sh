@@ -356,6 +356,42 @@ host_lost)
     [ "$(count "failure of" "$W/out")" -eq 4 ] || fail "survivors not told"
     no_leftovers "$W/out" 2
     ok ;;
+hostfile)
+    # Open MPI syntax: comments, slots=N, max_slots ignored with a note;
+    # without -np one rank per slot.
+    export FTMPI_HEAD_ADDRESS=127.0.0.1
+    printf '# two hosts\nlocalhost slots=2 max_slots=4  # this one\n\nh1 slots=3\n' >"$W/hf"
+    run "$W/out" "$W/err" --hostfile "$W/hf" --launch-agent {cmd} "$PROG" kv
+    [ $RC -eq 0 ] || fail "exit $RC"
+    [ "$(count "^kv ok" "$W/out")" -eq 5 ] || fail "expected 5 ranks (2 + 3 slots)"
+    grep -q "note: hostfile $W/hf, line 2: max_slots is ignored" "$W/err" || fail "no max_slots note"
+    run "$W/out" "$W/err" --hostfile "$W/hf" --launch-agent {cmd} -np 4 --tag-output "$PROG" secret
+    [ $RC -eq 0 ] || fail "secret: exit $RC"
+    grep -q "^\[3\] secret rank 3: ok hosts 0 0 1 1$" "$W/out" || fail "placement by slots"
+    ok ;;
+hostof)
+    # $PROG is rt_hostof here: FTMPI_Host_of now and at launch, errors
+    export FTMPI_HEAD_ADDRESS=127.0.0.1
+    run "$W/out" "$W/err" --hosts localhost:2,h1:2 --launch-agent {cmd} -np 4 "$PROG"
+    [ $RC -eq 0 ] || fail "exit $RC"
+    [ "$(grep -c '^hostof rank [0-3]: 0/0 0/0 1/1 1/1 errors ok$' "$W/out")" -eq 4 ] || fail "host table"
+    ok ;;
+stopped)
+    # A rank SIGSTOPped for the heartbeat timeout is killed and fails.
+    "$RUN" --timeout 45 --heartbeat-interval 0.1 --heartbeat-timeout 0.5 -np 4 \
+        --comm-mode=shrink "$PROG" events 1 >"$W/out" 2>"$W/err" &
+    pid=$!
+    i=0
+    while [ "$(count "^pid" "$W/out")" -lt 4 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+    v=$(sed -n 's/^pid \([0-9]*\) rank 2 .*/\1/p' "$W/out")
+    [ -n "$v" ] || fail "rank 2 did not start"
+    t0=$(now); kill -STOP "$v"
+    wait $pid; rc=$?; t1=$(now)
+    [ $rc -eq 137 ] || fail "exit $rc (expected 137: rank 2 killed, not recovered)"
+    grep -q "rank 2 (pid $v) stopped for 0.5 s: killing it" "$W/err" || fail "no stop message"
+    [ "$(count "failure of 2 sig 9" "$W/out")" -eq 3 ] || fail "survivors not told"
+    lt 0.5 "$(elapsed "$t0" "$t1")" || fail "killed before the timeout"
+    ok "detected in $(elapsed "$t0" "$t1") s" ;;
 *)
     echo "unknown test $T"; exit 2 ;;
 esac

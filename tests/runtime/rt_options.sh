@@ -43,6 +43,21 @@ bad "bad --ring-bytes '65' \\(a power of two" --ring-bytes 65
 bad "bad --ring-bytes '2147483648'" --ring-bytes 2147483648
 bad "--hosts: bad slot count in 'h1:0'" --hosts h1:0 --launch-agent "{cmd}"
 bad "--hosts: bad slot count in 'h1:x'" --hosts h1:x --launch-agent "{cmd}"
+# heartbeats, spare hosts, hostfiles
+bad "bad --heartbeat-interval '0'" --heartbeat-interval 0
+bad "bad --heartbeat-timeout 'x'" --heartbeat-timeout x
+bad "--heartbeat-timeout 0.2 must be longer than --heartbeat-interval 0.5" --heartbeat-interval 0.5 --heartbeat-timeout 0.2
+bad "bad --spare-hosts '-1'" --spare-hosts -1
+bad "--spare-hosts 2: only 2 host\\(s\\)" --spare-hosts 2 --hosts a,b --launch-agent "{cmd}"
+bad "cannot read hostfile '/nonexistent/hf'" --hostfile /nonexistent/hf
+printf 'h1 slots=0\n' >"$W/hf1"
+bad "hostfile $W/hf1, line 1: bad count \\(1..65536\\) in 'slots=0'" --hostfile "$W/hf1"
+printf '# c\nh1 slots=2\nh2 sockets=2\n' >"$W/hf2"
+bad "hostfile $W/hf2, line 3: unknown keyword in 'sockets=2'" --hostfile "$W/hf2"
+printf 'h1 h2\n' >"$W/hf3"
+bad "hostfile $W/hf3, line 1: unexpected word 'h2'" --hostfile "$W/hf3"
+printf '# only a comment\n\n' >"$W/hf4"
+bad "hostfile $W/hf4 names no host" --hostfile "$W/hf4"
 # modes, the = form included
 bad "invalid comm mode 'rebuilt'" --comm-mode=rebuilt
 bad "invalid comm mode ''" --comm-mode=

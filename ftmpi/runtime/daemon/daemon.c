@@ -49,6 +49,7 @@ void daemon_destroy(daemon_t *d)
     }
     daemon_io_close_all(d);
     daemon_stdin_close(d);
+    free(d->secret);
     proto_buf_free(&d->stdin_buf);
     if (d->shm)
         munmap(d->shm, d->shm_size);
@@ -252,6 +253,46 @@ void daemon_send_exited(daemon_t *d, daemon_proc_t *p, int sig, int code)
     proto_buf_free(&b);
 }
 
+static daemon_proc_t *running_proc(daemon_t *d, pid_t pid)
+{
+    for (int i = 0; i < d->nslots; i++)
+        if (d->procs[i].running && d->procs[i].pid == pid)
+            return &d->procs[i];
+    return NULL;
+}
+
+static void stop_expired(evloop_t *loop, void *arg)
+{
+    daemon_proc_t *p = arg;
+    p->stop_timer = 0;
+    if (!p->running)
+        return;
+    fprintf(stderr, "ftmpi: host %d: rank %d (pid %d) stopped for %g s: "
+            "killing it\n", p->d->hostid, p->rank, (int)p->pid,
+            p->d->stop_timeout);
+    kill(-p->pid, SIGKILL);
+    kill(p->pid, SIGKILL);
+}
+
+static void child_stopped(evloop_t *loop, pid_t pid, int status, void *arg)
+{
+    daemon_proc_t *p = running_proc(arg, pid);
+    if (!p)
+        return;
+    if (p->stop_timer)
+        evloop_timer_cancel(loop, p->stop_timer);
+    p->stop_timer = 0;
+    if (WIFSTOPPED(status))
+        p->stop_timer = evloop_timer_add(loop, p->d->stop_timeout,
+                                         stop_expired, p);
+}
+
+void daemon_set_stop_timeout(daemon_t *d, double seconds)
+{
+    d->stop_timeout = seconds;
+    evloop_on_child_stop(d->loop, seconds > 0 ? child_stopped : NULL, d);
+}
+
 void daemon_child_exited(evloop_t *loop, pid_t pid, int status, void *arg)
 {
     daemon_t *d = arg;
@@ -269,6 +310,10 @@ void daemon_child_exited(evloop_t *loop, pid_t pid, int status, void *arg)
     if (p->ctl_timer) {
         evloop_timer_cancel(loop, p->ctl_timer);
         p->ctl_timer = 0;
+    }
+    if (p->stop_timer) {
+        evloop_timer_cancel(loop, p->stop_timer);
+        p->stop_timer = 0;
     }
     /* Everything the process said before it died goes first. */
     ctl_read(d, p);
@@ -394,8 +439,28 @@ static void head_to_rank(daemon_t *d, const void *data, size_t len)
     if (r.err)
         return;
     daemon_proc_t *p = proc_of_rank(d, rank);
-    if (p && p->running && (inc == UINT32_MAX || inc == p->inc))
+    if (!p || !p->running || (inc != UINT32_MAX && inc != p->inc))
+        return;
+    if (type != PR_HELLO_REPLY) {
         ctl_send(d, p, type, payload, n);
+        return;
+    }
+    /* The job's secret reaches the rank here, on its own control socket,
+     * and never crosses the network (docs/runtime.md, "Security"). */
+    proto_buf_t b;
+    proto_buf_init(&b);
+    proto_put_raw(&b, payload, n);
+    proto_put_str(&b, d->secret);
+    if (!b.err)
+        ctl_send(d, p, type, b.data, b.len);
+    proto_buf_free(&b);
+}
+
+int daemon_set_secret(daemon_t *d, const char *secret)
+{
+    free(d->secret);
+    d->secret = strdup(secret);
+    return d->secret ? 0 : -ENOMEM;
 }
 
 static void head_kill(daemon_t *d, const void *data, size_t len)

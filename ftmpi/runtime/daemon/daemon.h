@@ -17,6 +17,12 @@ typedef struct daemon daemon_t;
  * launcher's own host); otherwise send it to the head as DH_OUTPUT. */
 daemon_t *daemon_create(evloop_t *loop, rt_link_t *to_head, int output_local);
 void daemon_destroy(daemon_t *d);
+/* A rank process stopped (SIGSTOP, SIGTSTP, ...) for `seconds` is
+ * SIGKILLed, so that it fails like a silent host does (the heartbeat
+ * timeout). */
+void daemon_set_stop_timeout(daemon_t *d, double seconds);
+/* The job's secret, given to each rank in its HELLO_REPLY. 0 or -ENOMEM. */
+int daemon_set_secret(daemon_t *d, const char *secret);
 
 /* rt_link_recv_cb for messages from the head (arg = daemon). */
 void daemon_on_head_msg(void *d, uint32_t type, const void *data, size_t len);

@@ -25,6 +25,7 @@ typedef struct {
     int exec_errno;
     int ctl_lost;         /* killed because its control socket closed */
     long ctl_timer;
+    long stop_timer;      /* stopped: killed when it fires */
     daemon_iostream_t *io[2]; /* stdout, stderr of the current process */
 } daemon_proc_t;
 
@@ -37,6 +38,8 @@ struct daemon {
     int hostid, nslots, size, tag_output, stdin_rank;
     uint32_t ring_bytes;
     char jobid[32];
+    char *secret;         /* the job's secret, for the ranks' HELLO_REPLY */
+    double stop_timeout;  /* a rank stopped this long is killed (0: never) */
     char *cwd;
     char **argv;
     char **base_env;      /* environment for ranks, without per-rank vars */

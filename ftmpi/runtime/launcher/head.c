@@ -29,26 +29,6 @@ static int is_local_name(const char *n)
            strcmp(n, me) == 0;
 }
 
-/* Ranks in blocks: host capacity = its slots, else ceil(np / nhosts);
- * ranks beyond the total capacity go round-robin. */
-static void head_place(head_t *h)
-{
-    int per = (h->size + h->nhosts - 1) / h->nhosts;
-    int r = 0;
-    for (int i = 0; i < h->nhosts && r < h->size; i++) {
-        int cap = h->o->hosts && h->o->hosts[i].slots ? h->o->hosts[i].slots
-                                                       : per;
-        for (int k = 0; k < cap && r < h->size; k++, r++)
-            h->procs[r].hostid = i;
-    }
-    for (int i = 0; r < h->size; r++, i = (i + 1) % h->nhosts)
-        h->procs[r].hostid = i;
-    for (r = 0; r < h->size; r++) {
-        head_host_t *host = &h->hosts[h->procs[r].hostid];
-        h->procs[r].slot = host->nslots++;
-    }
-}
-
 head_t *head_create(evloop_t *loop, const ftrun_opts_t *o, double t0)
 {
     head_t *h = calloc(1, sizeof *h);
@@ -484,11 +464,13 @@ static void replace_proc(head_t *h, head_proc_t *p)
     send_spawn(h, p, 1);
 }
 
-static void handle_failure(head_t *h, head_proc_t *p, const char *reason)
+/* Record, announce and (REBUILD) replace one failure; the fence, round and
+ * end checks are the caller's, so that several failures found together
+ * (a lost host) go into one recovery round. 1 when the job was aborted. */
+static int fail_proc(head_t *h, head_proc_t *p, const char *reason)
 {
     head_host_t *host = &h->hosts[p->hostid];
-    head_failure_t *f = record_failure(h, p, reason);
-    (void)f;
+    record_failure(h, p, reason);
     p->state = HP_FAILED;
     evlog_event(&h->log, "proc_failed",
                 "\"rank\":%d,\"pid\":%d,\"incarnation\":%u,\"host\":\"%s\","
@@ -501,7 +483,7 @@ static void handle_failure(head_t *h, head_proc_t *p, const char *reason)
                  "aborting the job (comm mode ABORT)", p->rank, (int)p->pid,
                  host->name, reason);
         head_kill_job(h, failure_code(p->signal, p->exit_code), msg);
-        return;
+        return 1;
     }
     if (h->o->verbose)
         fprintf(stderr, "ftmpirun: rank %d (pid %d, host %s) %s\n", p->rank,
@@ -515,7 +497,7 @@ static void handle_failure(head_t *h, head_proc_t *p, const char *reason)
     }
     h->failed_since[h->nfailed_since++] = p->rank;
     head_sync_proc_gone(h, p);
-    int replaceable = (p->hello || p->signal == SIGKILL) && !host->lost;
+    int replaceable = p->hello || p->signal == SIGKILL || host->lost;
     if (h->o->comm_mode == COMM_REBUILD && h->phase == PH_RUN &&
         h->o->recovery_mode != RECOV_NONE) {
         /* Recovery NONE: no recovery round will ever take a replacement in
@@ -527,11 +509,20 @@ static void handle_failure(head_t *h, head_proc_t *p, const char *reason)
         } else if (!replaceable) {
             fprintf(stderr, "ftmpirun: rank %d (pid %d) %s before MPI_Init; "
                     "not replacing it\n", p->rank, (int)p->pid, reason);
+        } else if (host->lost && head_place_replacement(h, p) < 0) {
+            fprintf(stderr, "ftmpirun: rank %d not replaced: no surviving "
+                    "host has a free slot\n", p->rank);
         } else {
             replace_proc(h, p);
         }
     }
-    head_sync_check(h);
+    return 0;
+}
+
+static void handle_failure(head_t *h, head_proc_t *p, const char *reason)
+{
+    if (!fail_proc(h, p, reason))
+        head_sync_check(h);
     head_check_end(h);
 }
 
@@ -586,7 +577,7 @@ void head_on_exited(head_t *h, head_host_t *host, proto_rd_t *r)
     handle_failure(h, p, why);
 }
 
-void head_host_lost(head_t *h, int hostid, const char *why)
+void head_host_lost(head_t *h, int hostid, const char *why_lost)
 {
     head_host_t *host = &h->hosts[hostid];
     if (host->lost)
@@ -596,7 +587,13 @@ void head_host_lost(head_t *h, int hostid, const char *why)
         return;
     if (h->phase == PH_RUN)
         fprintf(stderr, "ftmpirun: lost the daemon of host %s: %s\n",
-                host->name, why);
+                host->name, why_lost);
+    evlog_event(&h->log, "host_lost", "\"host\":\"%s\",\"hostid\":%d,"
+                "\"reason\":\"%s\"", evlog_esc(host->name), hostid,
+                evlog_esc(why_lost));
+    /* Every process of the host fails before anything is checked: the
+     * failures are announced together and go into one recovery round. A
+     * replacement starts on another host (head_place_replacement). */
     for (int r = 0; r < h->size; r++) {
         head_proc_t *p = &h->procs[r];
         if (p->hostid != hostid || !head_live(p))
@@ -607,7 +604,9 @@ void head_host_lost(head_t *h, int hostid, const char *why)
         }
         p->signal = 0;
         p->exit_code = 0;
-        handle_failure(h, p, "lost with its host's daemon");
+        char why[200];
+        snprintf(why, sizeof why, "lost with its host (%s)", why_lost);
+        fail_proc(h, p, why);
     }
     head_sync_check(h);
     head_check_end(h);

@@ -22,6 +22,7 @@ enum {
 
 typedef struct {
     int rank, hostid, slot;
+    int launch_hostid;    /* host it was placed on at launch */
     pid_t pid;            /* process the daemon started */
     pid_t mpi_pid;        /* pid given at HELLO (== pid unless wrapped) */
     pid_t prev_pid;       /* the failed process this one replaces */
@@ -48,7 +49,9 @@ typedef struct {
 
 typedef struct head_host {
     struct head *h;
-    int id, is_local, attached, lost, nslots;
+    int id, is_local, attached, lost;
+    int nslots;           /* slots of its shm segment (head_place.c) */
+    int cap;              /* ranks it is meant to hold (its slots) */
     char name[256];
     rt_link_t *link;
 } head_host_t;
@@ -94,6 +97,7 @@ struct head {
     int nfailed_since;
     /* fences */
     int fence_active;
+    int rr_host;          /* round-robin cursor for replacements */
     /* agreements (head_agree.c) */
     struct head_agree *agrees;
     /* key-value store */
@@ -113,6 +117,12 @@ void head_to_rank(head_t *h, head_proc_t *p, uint32_t type,
                   const proto_buf_t *payload);
 void head_check_end(head_t *h);
 void head_on_exited(head_t *h, head_host_t *host, proto_rd_t *r);
+
+/* head_place.c */
+void head_place(head_t *h);
+/* A host and a free slot for the replacement of p, whose host is lost:
+ * sets p->hostid and p->slot; -1 when no surviving host has a free slot. */
+int head_place_replacement(head_t *h, head_proc_t *p);
 
 /* head_sync.c */
 void head_kv_put(head_t *h, head_proc_t *p, proto_rd_t *r);

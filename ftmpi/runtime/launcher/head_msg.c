@@ -28,6 +28,10 @@ static void send_hello_reply(head_t *h, head_proc_t *p)
         proto_put_i32(&b, pid);
         proto_put_i32(&b, q->hostid == p->hostid ? q->slot : -1);
     }
+    for (int r = 0; r < h->size; r++)
+        proto_put_i32(&b, h->procs[r].hostid);
+    for (int r = 0; r < h->size; r++)
+        proto_put_i32(&b, h->procs[r].launch_hostid);
     head_to_rank(h, p, PR_HELLO_REPLY, &b);
     proto_buf_free(&b);
     p->hello_pending = 0;

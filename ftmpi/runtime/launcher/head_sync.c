@@ -235,6 +235,8 @@ static void round_finish(head_t *h)
             proto_put_i32(&b, q->hostid == host ? q->slot : -1);
             proto_put_u32(&b, q->inc);
         }
+        for (int r = 0; r < h->size; r++)
+            proto_put_i32(&b, h->procs[r].hostid);
         for (int r = 0; r < h->size; r++) {
             head_proc_t *q = &h->procs[r];
             if (q->hostid == host && q->joined && head_live(q)) {

@@ -6,6 +6,7 @@
 #include "head.h"
 #include "remote.h"
 #include "../daemon/daemon.h"
+#include "../../util/ft_auth.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -114,15 +115,26 @@ int main(int argc, char **argv)
         return 127;
     }
 
+    /* The job's secret: daemons prove they hold it (remote.c), ranks get
+     * it from their daemon (rtc_job_secret). */
+    static char secret[FT_AUTH_SECRET_MAX + 1];
+    int src = ft_auth_new_secret(secret, sizeof secret);
+    if (src) {
+        fprintf(stderr, "ftmpirun: cannot make the job's secret: %s\n",
+                strerror(-src));
+        return 1;
+    }
+
     /* The local daemon, joined to the head by two in-process links. */
     rt_link_t to_head, to_daemon;
     daemon_t *d = NULL;
     if (local >= 0) {
         d = daemon_create(loop, &to_head, 1);
-        if (!d) {
+        if (!d || daemon_set_secret(d, secret)) {
             fprintf(stderr, "ftmpirun: out of memory\n");
             return 1;
         }
+        daemon_set_stop_timeout(d, o.hb_timeout);
         rt_link_local_init(&to_head, loop, head_host_msg,
                            head_host_arg(h, local));
         rt_link_local_init(&to_daemon, loop, daemon_on_head_msg, d);
@@ -136,7 +148,7 @@ int main(int argc, char **argv)
 
     remote_t *rem = NULL;
     if (nremote > 0) {
-        rem = remote_launch(h, loop, &o);
+        rem = remote_launch(h, loop, &o, secret);
         if (!rem) {
             if (d)
                 daemon_destroy(d);

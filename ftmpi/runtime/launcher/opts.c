@@ -1,5 +1,6 @@
 /* ftmpirun command-line parsing and validation. */
 #include "opts.h"
+#include "hostlist.h"
 #include "../../transport/shm/shm_seg.h"
 
 #include <ctype.h>
@@ -30,8 +31,16 @@ static const char usage_text[] =
 "                             default 65536)\n"
 "  --hosts H1[:SLOTS],H2,...  run on these hosts (ranks are placed in\n"
 "                             blocks); localhost is the launcher's host\n"
+"  --hostfile FILE            hosts from FILE (\"HOST [slots=N]\" lines)\n"
+"  --spare-hosts N            keep the last N hosts empty, for REBUILD's\n"
+"                             replacements of a lost host's ranks\n"
 "  --launch-agent TEMPLATE    command that starts ftmpid on a host\n"
-"                             (default \"ssh {host}\")\n"
+"                             (default \"ssh {host}\"; in a Slurm\n"
+"                             allocation \"srun --overlap -N1 -n1 -w {host}\")\n"
+"  --heartbeat-interval S     heartbeats between head and daemons every S\n"
+"                             seconds (default 0.5)\n"
+"  --heartbeat-timeout S      a host silent for S seconds is lost\n"
+"                             (default 3)\n"
 "  --ftmpid PATH              ftmpid program on the remote hosts\n"
 "  --oversubscribe            accepted and ignored\n"
 "\n"
@@ -241,19 +250,10 @@ static int add_hosts(ftrun_opts_t *o, const char *v)
             }
             host.slots = (int)s;
         }
-        if (!h[0] || strlen(h) >= sizeof host.name) {
-            rc = opt_error("--hosts: bad host name '%s'", h);
+        if ((rc = hostlist_add(o, h, host.slots, "--hosts"))) {
             free(list);
             return rc;
         }
-        strcpy(host.name, h);
-        ftrun_host_t *n = realloc(o->hosts, (size_t)(o->nhosts + 1) * sizeof *n);
-        if (!n) {
-            free(list);
-            return opt_error("out of memory");
-        }
-        o->hosts = n;
-        o->hosts[o->nhosts++] = host;
     }
     free(list);
     if (o->nhosts == 0)
@@ -265,7 +265,7 @@ static int add_hosts(ftrun_opts_t *o, const char *v)
 enum {
     O_NP = 1, O_TIMEOUT, O_TAG, O_COMM, O_MSG, O_COLL, O_RECOV, O_KILL,
     O_KILLAT, O_LOG, O_RING, O_ENV, O_HOSTS, O_AGENT, O_FTMPID, O_OVERSUB,
-    O_VERBOSE, O_HELP, O_VERSION
+    O_VERBOSE, O_HELP, O_VERSION, O_HOSTFILE, O_SPARE, O_HB_INT, O_HB_TO
 };
 static const struct { const char *name; int arg, id; } table[] = {
     {"-np", 1, O_NP}, {"-n", 1, O_NP}, {"--np", 1, O_NP}, {"-c", 1, O_NP},
@@ -280,6 +280,9 @@ static const struct { const char *name; int arg, id; } table[] = {
     {"--oversubscribe", 0, O_OVERSUB}, {"-v", 0, O_VERBOSE},
     {"--verbose", 0, O_VERBOSE}, {"-h", 0, O_HELP}, {"--help", 0, O_HELP},
     {"-V", 0, O_VERSION}, {"--version", 0, O_VERSION},
+    {"--hostfile", 1, O_HOSTFILE}, {"--machinefile", 1, O_HOSTFILE},
+    {"--spare-hosts", 1, O_SPARE}, {"--heartbeat-interval", 1, O_HB_INT},
+    {"--heartbeat-timeout", 1, O_HB_TO},
 };
 
 static int env_mode(const char *var, const char *const *words,
@@ -304,7 +307,9 @@ int ftrun_opts_parse(ftrun_opts_t *o, int argc, char **argv)
     o->np = 1;
     o->ring_bytes = SHMSEG_DEFAULT_RING;
     o->launch_agent = "ssh {host}";
-    int np_given = 0, i, rc;
+    o->hb_interval = 0.5;
+    o->hb_timeout = 3.0;
+    int np_given = 0, agent_given = 0, hosts_given = 0, i, rc;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--") == 0) {
@@ -400,11 +405,35 @@ int ftrun_opts_parse(ftrun_opts_t *o, int argc, char **argv)
         case O_HOSTS:
             if ((rc = add_hosts(o, val)))
                 return rc;
+            hosts_given = 1;
+            break;
+        case O_HOSTFILE:
+            if (!*val)
+                return opt_error("--hostfile needs a file name");
+            if ((rc = hostlist_read_file(o, val)))
+                return rc;
+            hosts_given = 1;
+            break;
+        case O_SPARE:
+            if (parse_long(val, 0, MAX_NP, &lv))
+                return opt_error("bad --spare-hosts '%s' (0..%d)", val, MAX_NP);
+            o->spare_hosts = (int)lv;
+            break;
+        case O_HB_INT:
+            if (parse_seconds(val, &o->hb_interval) || o->hb_interval < 0.001)
+                return opt_error("bad --heartbeat-interval '%s' (seconds, at "
+                                 "least 0.001)", val);
+            break;
+        case O_HB_TO:
+            if (parse_seconds(val, &o->hb_timeout) || o->hb_timeout < 0.001)
+                return opt_error("bad --heartbeat-timeout '%s' (seconds, at "
+                                 "least 0.001)", val);
             break;
         case O_AGENT:
             if (!*val)
                 return opt_error("--launch-agent needs a command template");
             o->launch_agent = val;
+            agent_given = 1;
             break;
         case O_FTMPID:
             if (!*val)
@@ -424,7 +453,26 @@ int ftrun_opts_parse(ftrun_opts_t *o, int argc, char **argv)
     if (i >= argc)
         return opt_error("no program given");
     o->argv = argv + i;
-    (void)np_given;
+    if (!hosts_given && (rc = hostlist_from_slurm(o, agent_given)))
+        return rc;
+    if (o->hb_timeout <= o->hb_interval)
+        return opt_error("--heartbeat-timeout %g must be longer than "
+                         "--heartbeat-interval %g", o->hb_timeout,
+                         o->hb_interval);
+    if (o->spare_hosts && o->spare_hosts >= (o->hosts ? o->nhosts : 1))
+        return opt_error("--spare-hosts %d: only %d host(s), and at least "
+                         "one must run ranks", o->spare_hosts,
+                         o->hosts ? o->nhosts : 1);
+    if (!np_given && o->hosts) {
+        /* Like Open MPI: without -np, one rank per slot when every host
+         * says how many it has. */
+        long total = 0;
+        for (int k = 0; k < o->nhosts - o->spare_hosts; k++)
+            total = o->hosts[k].slots && total >= 0
+                        ? total + o->hosts[k].slots : -1;
+        if (total > 0)
+            o->np = total > MAX_NP ? MAX_NP : (int)total;
+    }
 
     /* Modes from the environment when no option gave them. */
     if (!o->comm_str &&
@@ -454,7 +502,7 @@ int ftrun_opts_parse(ftrun_opts_t *o, int argc, char **argv)
             return opt_error("--kill-at %s@%d: rank %d does not exist (-np %d)",
                              o->faults[k].name, o->faults[k].rank,
                              o->faults[k].rank, o->np);
-    if (o->nhosts > o->np)
+    if (!o->spare_hosts && o->nhosts > o->np)
         o->nhosts = o->np; /* more hosts than ranks: the last ones stay idle */
     /* Last, once everything else is valid: the event log must be writable
        (the launcher truncates it when the job starts). */

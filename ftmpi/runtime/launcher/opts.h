@@ -46,6 +46,9 @@ typedef struct {
     int nhosts;
     const char *launch_agent;
     const char *ftmpid_path; /* --ftmpid: path of ftmpid on the hosts */
+    int spare_hosts;      /* --spare-hosts: the last N hosts start empty */
+    int from_slurm;       /* the hosts are a Slurm allocation's */
+    double hb_interval, hb_timeout; /* --heartbeat-interval, -timeout */
 } ftrun_opts_t;
 
 /* Parse; on error print a message naming the problem and return 2; for

@@ -1,6 +1,7 @@
 /* Remote hosts: listener, launch agents, daemon connections. */
 #include "remote.h"
 #include "../proto.h"
+#include "../../util/ft_auth.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -16,18 +17,20 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/prctl.h>
-#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #define CONNECT_TIMEOUT_S 60.0
+#define AUTH_TIMEOUT_S 10.0
 
 typedef struct rconn {
     struct remote *rm;
     rt_link_t link;
     int hostid;           /* -1 until DH_HELLO */
     int in_use;
+    char peer[64];        /* address:port, for the log */
+    double last_rx;       /* when its daemon last sent anything */
 } rconn_t;
 
 typedef struct {
@@ -41,13 +44,51 @@ struct remote {
     head_t *h;
     evloop_t *loop;
     int lfd;
-    char token[33];
+    const char *secret;   /* the job's secret (main.c) */
     rhost_t *hosts;       /* [nhosts] */
     int nhosts, nwaiting;
     rconn_t **conns;
     int nconns;
     long timer;
+    double hb_interval, hb_timeout;
 };
+
+/* ---------------------------------------------------------- heartbeats */
+
+/* Every hb_interval: a heartbeat to every connected daemon. */
+static void hb_send(evloop_t *loop, void *arg)
+{
+    remote_t *rm = arg;
+    if (head_done(rm->h))
+        return;
+    for (int i = 0; i < rm->nhosts; i++) {
+        rconn_t *c = rm->hosts[i].conn;
+        if (c && !c->link.closed)
+            rt_link_send(&c->link, HD_HEARTBEAT, NULL, 0);
+    }
+    evloop_timer_add(loop, rm->hb_interval, hb_send, rm);
+}
+
+/* Armed for last_rx + timeout of one daemon: silent that long, its host
+ * is lost (a cut link or a hung machine gives no end of stream). */
+static void hb_check(evloop_t *loop, void *arg)
+{
+    rconn_t *c = arg;
+    remote_t *rm = c->rm;
+    if (c->link.closed || head_done(rm->h))
+        return;
+    double due = c->last_rx + rm->hb_timeout;
+    if (evloop_now() < due) {
+        evloop_timer_add(loop, due - evloop_now(), hb_check, c);
+        return;
+    }
+    char why[96];
+    snprintf(why, sizeof why, "no heartbeat for %g s (--heartbeat-timeout)",
+             rm->hb_timeout);
+    c->link.on_close = NULL;
+    rt_link_close(&c->link);
+    head_host_lost(rm->h, c->hostid, why);
+}
 
 /* ------------------------------------------------------------ agents */
 
@@ -74,7 +115,12 @@ static void shell_quote(char *out, size_t cap, const char *s)
 static char *agent_command(const char *tmpl, const char *host,
                            const char *cmd)
 {
-    size_t cap = strlen(tmpl) + 8 * strlen(host) + strlen(cmd) + 16;
+    size_t ncmd = 1, nhost = 0;
+    for (const char *p = tmpl; (p = strchr(p, '{')); p++) {
+        ncmd += strncmp(p, "{cmd}", 5) == 0;
+        nhost += strncmp(p, "{host}", 6) == 0;
+    }
+    size_t cap = strlen(tmpl) + nhost * strlen(host) + ncmd * strlen(cmd) + 16;
     char *out = malloc(cap);
     if (!out)
         return NULL;
@@ -135,8 +181,8 @@ static int start_agent(remote_t *rm, const ftrun_opts_t *o, int hostid,
     }
     shell_quote(q, sizeof q, ftmpid);
     char cmd[3 * PATH_MAX];
-    snprintf(cmd, sizeof cmd, "%s --head %s:%d --host-id %d --token %s", q,
-             addr, port, hostid, rm->token);
+    snprintf(cmd, sizeof cmd, "%s --head %s:%d --host-id %d --heartbeat %g,%g",
+             q, addr, port, hostid, o->hb_interval, o->hb_timeout);
     char *full = agent_command(o->launch_agent, head_host_name(rm->h, hostid),
                                cmd);
     if (!full)
@@ -144,6 +190,24 @@ static int start_agent(remote_t *rm, const ftrun_opts_t *o, int hostid,
     if (o->verbose)
         fprintf(stderr, "ftmpirun: starting host %s: %s\n",
                 head_host_name(rm->h, hostid), full);
+    /* The secret goes to ftmpid through the agent's standard input: never
+     * on a command line, never in an environment. One line, written
+     * before the agent starts (it fits in the pipe). */
+    int in[2];
+    if (pipe2(in, O_CLOEXEC) < 0) {
+        free(full);
+        return -errno;
+    }
+    char line[FT_AUTH_SECRET_MAX + 2];
+    int n = snprintf(line, sizeof line, "%s\n", rm->secret);
+    if (write(in[1], line, (size_t)n) != n) {
+        close(in[0]);
+        close(in[1]);
+        free(full);
+        return -EIO;
+    }
+    memset(line, 0, sizeof line);
+    close(in[1]);
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
@@ -152,17 +216,15 @@ static int start_agent(remote_t *rm, const ftrun_opts_t *o, int hostid,
         if (getppid() != parent)
             _exit(127);
         evloop_child_reset_signals();
-        int nul = open("/dev/null", O_RDONLY);
-        if (nul > 0) {
-            dup2(nul, 0);
-            close(nul);
-        }
+        dup2(in[0], 0); /* dup2 clears close-on-exec on fd 0 */
         execl("/bin/sh", "sh", "-c", full, (char *)NULL);
         _exit(127);
     }
+    int err = errno;
+    close(in[0]);
     free(full);
     if (pid < 0)
-        return -errno;
+        return -err;
     setpgid(pid, pid);
     rm->hosts[hostid].agent = pid;
     rm->hosts[hostid].running = 1;
@@ -179,30 +241,38 @@ static void conn_closed(void *arg, int err)
     rconn_t *c = arg;
     remote_t *rm = c->rm;
     if (c->hostid >= 0) {
-        head_host_lost(rm->h, c->hostid,
-                       err == -EPIPE ? "connection closed" : strerror(-err));
+        head_host_lost(rm->h, c->hostid, rt_link_reason(&c->link));
+        return;
     }
+    /* Not (yet) a daemon of this job: refused, and said so. */
+    fprintf(stderr, "ftmpirun: refused a connection from %s: %s\n", c->peer,
+            rt_link_reason(&c->link));
+    rt_link_close(&c->link);
 }
 
 static void conn_msg(void *arg, uint32_t type, const void *data, size_t len)
 {
     rconn_t *c = arg;
     remote_t *rm = c->rm;
+    c->last_rx = evloop_now();
     if (c->hostid >= 0) {
-        head_host_msg(head_host_arg(rm->h, c->hostid), type, data, len);
+        if (type != DH_HEARTBEAT)
+            head_host_msg(head_host_arg(rm->h, c->hostid), type, data, len);
         return;
     }
-    /* First message: who is this? */
+    /* First message after authentication: which host is this? */
     proto_rd_t r;
     proto_rd_init(&r, data, len);
     int hostid = proto_get_i32(&r);
-    char name[256], token[64];
+    char name[256];
     proto_get_str(&r, name, sizeof name);
     proto_get_i32(&r);
-    proto_get_str(&r, token, sizeof token);
-    if (type != DH_HELLO || r.err || strcmp(token, rm->token) != 0 ||
-        hostid < 0 || hostid >= rm->nhosts || rm->hosts[hostid].conn ||
-        head_host_is_local(rm->h, hostid)) {
+    if (type != DH_HELLO || r.err || hostid < 0 || hostid >= rm->nhosts ||
+        rm->hosts[hostid].conn || head_host_is_local(rm->h, hostid)) {
+        fprintf(stderr, "ftmpirun: refused a connection from %s: %s\n",
+                c->peer, type != DH_HELLO || r.err
+                             ? "malformed or unexpected first message"
+                             : "no such host, or it is connected already");
         c->link.on_close = NULL;
         rt_link_close(&c->link);
         return;
@@ -210,6 +280,7 @@ static void conn_msg(void *arg, uint32_t type, const void *data, size_t len)
     c->hostid = hostid;
     rm->hosts[hostid].conn = c;
     head_host_attach(rm->h, hostid, &c->link);
+    evloop_timer_add(rm->loop, rm->hb_timeout, hb_check, c);
     if (--rm->nwaiting == 0) {
         evloop_timer_cancel(rm->loop, rm->timer);
         rm->timer = 0;
@@ -221,7 +292,10 @@ static void on_accept(evloop_t *loop, int fd, uint32_t ev, void *arg)
 {
     remote_t *rm = arg;
     for (;;) {
-        int s = accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+        struct sockaddr_storage sa;
+        socklen_t sl = sizeof sa;
+        int s = accept4(fd, (struct sockaddr *)&sa, &sl,
+                        SOCK_CLOEXEC | SOCK_NONBLOCK);
         if (s < 0)
             return;
         int one = 1;
@@ -238,8 +312,16 @@ static void on_accept(evloop_t *loop, int fd, uint32_t ev, void *arg)
         c->rm = rm;
         c->hostid = -1;
         c->in_use = 1;
-        if (rt_link_stream_init(&c->link, loop, s, conn_msg, c, conn_closed))
-            close(s);
+        char host[48] = "?", port[8] = "?";
+        getnameinfo((struct sockaddr *)&sa, sl, host, sizeof host, port,
+                    sizeof port, NI_NUMERICHOST | NI_NUMERICSERV);
+        snprintf(c->peer, sizeof c->peer, "%s:%s", host, port);
+        if (rt_link_stream_init(&c->link, loop, s, conn_msg, c, conn_closed) ||
+            rt_link_require_auth(&c->link, rm->secret, FT_AUTH_ACCEPTOR,
+                                 AUTH_TIMEOUT_S)) {
+            c->link.on_close = NULL;
+            rt_link_close(&c->link);
+        }
     }
 }
 
@@ -266,7 +348,8 @@ static int head_address(char *addr, size_t cap)
     return 0;
 }
 
-remote_t *remote_launch(head_t *h, evloop_t *loop, const ftrun_opts_t *o)
+remote_t *remote_launch(head_t *h, evloop_t *loop, const ftrun_opts_t *o,
+                        const char *secret)
 {
     remote_t *rm = calloc(1, sizeof *rm);
     if (!rm)
@@ -275,13 +358,13 @@ remote_t *remote_launch(head_t *h, evloop_t *loop, const ftrun_opts_t *o)
     rm->loop = loop;
     rm->nhosts = head_nhosts(h);
     rm->hosts = calloc((size_t)rm->nhosts, sizeof *rm->hosts);
-    unsigned char rnd[16];
-    if (!rm->hosts || getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) {
+    rm->secret = secret;
+    rm->hb_interval = o->hb_interval;
+    rm->hb_timeout = o->hb_timeout;
+    if (!rm->hosts) {
         fprintf(stderr, "ftmpirun: cannot set up remote hosts\n");
         return NULL;
     }
-    for (int i = 0; i < 16; i++)
-        sprintf(rm->token + 2 * i, "%02x", rnd[i]);
 
     rm->lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     struct sockaddr_in sa = {.sin_family = AF_INET,
@@ -309,6 +392,7 @@ remote_t *remote_launch(head_t *h, evloop_t *loop, const ftrun_opts_t *o)
             return NULL;
         }
     }
+    evloop_timer_add(loop, rm->hb_interval, hb_send, rm);
     if (rm->nwaiting == 0)
         head_start(h);
     else
