@@ -18,10 +18,12 @@
  * to the next epoch: new tree, contributions sent again. A member that has
  * decided contributes its decision (UP flagged DECIDED), which every
  * member above it adopts: a decision once made is the decision, as long as
- * one process that has it is alive. DOWN is taken only from the member's
- * own epoch, so a late decision from a dead epoch cannot meet one made
- * since. Messages from a later epoch wait until the failures are known
- * here; UP and ACK from an earlier one are dropped. REL carries the
+ * one process that has it is alive. A DOWN of an earlier epoch (its
+ * sender may be dead by now) is taken unless this member has contributed
+ * undecided to a later attempt since, which that attempt may decide
+ * without it: so a late decision cannot meet a different one made since.
+ * Messages from a later epoch wait until the failures are known here; UP
+ * and ACK from an earlier one are dropped. REL carries the
  * decision and releases every agreement up to its sequence number (a
  * member cannot contribute to agreement k+1 before deciding k).
  *
@@ -186,6 +188,7 @@ static void step(ustate_t *s, urec_t *a)
             rtc_fault_point("ulfm_agree_up", (long)a->seq);
             send_rec(s, a, s->parent, UM_UP, 0, a->acc, a->nw);
             a->sent_up = 1;
+            a->up_epoch = a->epoch;
         }
     }
     if (!a->decided)
@@ -291,8 +294,16 @@ static void handle(ustate_t *s, int from, const um_hdr_t *h, const uint32_t *w)
             send_release(s, rank);
         return;
     }
+    if (h->kind == UM_DOWN && (int)h->nw == a->nw && (int)h->epoch >= a->up_epoch) {
+        /* A decision, maybe of an earlier epoch (its sender may be dead):
+         * it is the decision, unless we contributed undecided to a later
+         * attempt, which may decide without it. */
+        decide(a, w, h->depoch);
+        step(s, a);
+        return;
+    }
     if ((int)h->epoch != a->epoch)
-        return; /* an earlier epoch's UP, ACK or DOWN: void */
+        return; /* an earlier epoch's UP or ACK: void */
     if (h->kind != UM_ACK && (int)h->nw != a->nw)
         return; /* not this agreement's payload */
     int k = kid_index(s, rank);
@@ -305,10 +316,6 @@ static void handle(ustate_t *s, int from, const um_hdr_t *h, const uint32_t *w)
             decide(a, w, h->depoch);
         else if (!a->decided)
             combine(a, w);
-        break;
-    case UM_DOWN:
-        if (rank == s->parent)
-            decide(a, w, h->depoch);
         break;
     case UM_ACK:
         if (k >= 0)
@@ -374,6 +381,7 @@ static int start(comm_t *c, const uint32_t *mine, int nw, urec_t **out)
     memcpy(a->mine, mine, (size_t)nw * sizeof(uint32_t));
     a->seq = s->nseq++;
     a->epoch = -1;
+    a->up_epoch = -1;
     a->next = s->recs;
     s->recs = a;
     if (s->tree_epoch < 0 || s->tree_epoch != ulfm_epoch(s))

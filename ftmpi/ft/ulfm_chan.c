@@ -208,8 +208,10 @@ static void stash(umsg_q_t **list, int from, const um_hdr_t *h, const uint32_t *
 static void dispatch(int from, const char *buf, size_t len)
 {
     um_hdr_t h;
-    if (len < sizeof h || ftg.peer_dead[from])
-        return; /* from a process that failed since: its part is void */
+    /* Messages of processes that failed since are taken too: a decision
+     * or a revocation stays true; the epochs void the rest. */
+    if (len < sizeof h)
+        return;
     memcpy(&h, buf, sizeof h);
     if (h.kind == 0 || h.kind >= UM_KINDS || len != sizeof h + h.nw * sizeof(uint32_t))
         return;

@@ -34,6 +34,7 @@ typedef struct urec {
     int epoch;            /* the epoch the flags below are for */
     char got_up[UT_MAX_KIDS], got_ack[UT_MAX_KIDS];
     int sent_up, sent_down, sent_ack;
+    int up_epoch;         /* latest epoch we sent an undecided UP in, or -1 */
     req_t *ureq;          /* MPIX_Comm_iagree's request, or NULL */
     int *flag_out;
 } urec_t;
