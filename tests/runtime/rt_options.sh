@@ -46,6 +46,7 @@ bad "--hosts: bad slot count in 'h1:x'" --hosts h1:x --launch-agent "{cmd}"
 # modes, the = form included
 bad "invalid comm mode 'rebuilt'" --comm-mode=rebuilt
 bad "invalid comm mode ''" --comm-mode=
+bad "invalid --with-ft value 'mpich'" --with-ft mpich
 bad "invalid recovery mode 'never'" --recovery never
 bad "invalid message mode 'x'" --msg-mode x
 bad "invalid recovery mode 'sometimes'" \
