@@ -10,8 +10,8 @@
  * The victim contributes flag 0x1, the others 0x3. Every survivor must
  * return the same flag, error class and (shrink) size, and the expected
  * ones; this is checked over a second shrink's communicator.
- * With ULFM_EITHER=1 (every message by rendezvous: a decision "sent" by a
- * process that dies before the receiver reads it is lost with it) the
+ * With FTMPI_EAGER_LIMIT=0 (every message by rendezvous: a decision "sent"
+ * by a process that dies before the receiver reads it is lost with it) the
  * outcome may also be the one without the victim: flag 0x3, class
  * MPIX_ERR_PROC_FAILED, size 5; uniformity is still required.
  */
@@ -42,8 +42,8 @@ int main(int argc, char **argv)
         got[1] = flag;
     }
     /* Survivors only from here (the victim was killed inside the call). */
-    const char *either = getenv("ULFM_EITHER");
-    int lost = either && *either == '1' &&
+    const char *eager = getenv("FTMPI_EAGER_LIMIT");
+    int lost = eager && atoi(eager) == 0 &&
                (shrink ? got[0] == MPI_SUCCESS && got[2] == u_size - ndead
                        : got[0] == MPIX_ERR_PROC_FAILED && got[1] == 0x3);
     if (!lost) {

@@ -96,13 +96,7 @@ restart:;
     free(counts);
     free(displs);
     if (rc != MPI_SUCCESS) {
-        int cls = u_class(rc);
-        CHECK(cls == MPIX_ERR_PROC_FAILED || cls == MPIX_ERR_REVOKED, "error class %d", cls);
-        MPIX_Comm_revoke(comm);
-        MPI_Comm nc;
-        CHECK(MPIX_Comm_shrink(comm, &nc) == MPI_SUCCESS, "shrink");
-        MPI_Comm_free(&comm);
-        comm = nc;
+        u_revoke_shrink(&comm, rc);
         recoveries++;
         goto restart;
     }

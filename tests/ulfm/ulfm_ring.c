@@ -47,13 +47,7 @@ int main(int argc, char **argv)
         }
         if (rc == MPI_SUCCESS)
             break;
-        int cls = u_class(rc);
-        CHECK(cls == MPIX_ERR_PROC_FAILED || cls == MPIX_ERR_REVOKED, "class %d", cls);
-        MPIX_Comm_revoke(ring);
-        MPI_Comm nr;
-        CHECK(MPIX_Comm_shrink(ring, &nr) == MPI_SUCCESS, "shrink");
-        MPI_Comm_free(&ring);
-        ring = nr;
+        u_revoke_shrink(&ring, rc);
         recoveries++;
         /* The round to start again: the lowest not completed everywhere
          * (an agreement on a bit mask of completed rounds). */

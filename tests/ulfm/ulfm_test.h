@@ -69,6 +69,19 @@ static inline void u_await_failure(MPI_Comm comm, int victim)
           "receive from failed rank %d: class %d", victim, u_class(rc));
 }
 
+/* The ULFM reaction to an error rc on *comm: check that it reports a
+ * failure, revoke, shrink, and replace *comm by the survivors'. */
+static inline void u_revoke_shrink(MPI_Comm *comm, int rc)
+{
+    int cls = u_class(rc);
+    CHECK(cls == MPIX_ERR_PROC_FAILED || cls == MPIX_ERR_REVOKED, "error class %d", cls);
+    MPIX_Comm_revoke(*comm);
+    MPI_Comm nc;
+    CHECK(MPIX_Comm_shrink(*comm, &nc) == MPI_SUCCESS, "shrink");
+    MPI_Comm_free(comm);
+    *comm = nc;
+}
+
 static inline int u_finish(void)
 {
     int rc = MPI_Finalize();
