@@ -74,6 +74,7 @@ int api_req_finish(req_t *r, MPI_Request *handle_p, MPI_Status *status)
             err = qerr;
     }
     api_status_out(status, &r->status);
+    err = ulfm_code(err); /* ULFM: statuses say MPIX_ERR_PROC_FAILED too */
     if (r->persistent) {
         r->active = 0;
         return err;

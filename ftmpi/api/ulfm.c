@@ -1,11 +1,24 @@
 /*
  * The MPIX_ functions of the ULFM interface (mpi-ext.h, docs/ulfm.md).
- * Outside the ULFM mode they exist and work (a job without failures sees
- * plain results) but failures keep their FT-MPI meaning.
+ * Outside the ULFM mode (--with-ft ulfm) the ones that need its machinery
+ * return MPI_ERR_UNSUPPORTED_OPERATION; MPIX_Comm_is_revoked (0) and
+ * MPIX_Comm_get_failed work in every mode.
  */
 #include "api/comm_int.h"
 
+#include <stdio.h>
+
 #define API_XWEAK(name) API_ALIAS(MPIX_##name, PMPIX_##name)
+
+/* The ULFM machinery runs only in the ULFM mode. */
+#define CHECK_ULFM()                                                          \
+    do {                                                                      \
+        if (!ulfm_enabled()) {                                                \
+            fprintf(stderr, "ftmpi: %s needs the ULFM mode (mpirun --with-ft ulfm)\n", \
+                    FNAME);                                                   \
+            API_FAIL(MPI_ERR_UNSUPPORTED_OPERATION);                          \
+        }                                                                     \
+    } while (0)
 
 API_XWEAK(Comm_revoke)
 int PMPIX_Comm_revoke(MPI_Comm comm)
@@ -13,6 +26,7 @@ int PMPIX_Comm_revoke(MPI_Comm comm)
     API_BEGIN("MPIX_Comm_revoke");
     comm_t *c;
     CHECK_COMM(comm, c);
+    CHECK_ULFM();
     rc = ulfm_revoke(c);
     API_END();
 }
@@ -52,6 +66,7 @@ int PMPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm)
     API_BEGIN("MPIX_Comm_shrink");
     comm_t *c;
     CHECK_COMM(comm, c);
+    CHECK_ULFM();
     CHECK_INTRA(c);
     CHECK_PTR(newcomm);
     *newcomm = MPI_COMM_NULL;
@@ -86,6 +101,7 @@ int PMPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     API_BEGIN("MPIX_Comm_ishrink");
     comm_t *c;
     CHECK_COMM(comm, c);
+    CHECK_ULFM();
     CHECK_INTRA(c);
     CHECK_PTR(newcomm);
     CHECK_PTR(request);
@@ -102,6 +118,7 @@ int PMPIX_Comm_agree(MPI_Comm comm, int *flag)
     API_BEGIN("MPIX_Comm_agree");
     comm_t *c;
     CHECK_COMM(comm, c);
+    CHECK_ULFM();
     CHECK_INTRA(c);
     CHECK_PTR(flag);
     rc = ulfm_agree(c, flag);
@@ -114,6 +131,7 @@ int PMPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request)
     API_BEGIN("MPIX_Comm_iagree");
     comm_t *c;
     CHECK_COMM(comm, c);
+    CHECK_ULFM();
     CHECK_INTRA(c);
     CHECK_PTR(flag);
     CHECK_PTR(request);
@@ -136,6 +154,7 @@ int PMPIX_Comm_failure_ack(MPI_Comm comm)
     API_BEGIN("MPIX_Comm_failure_ack");
     comm_t *c;
     CHECK_COMM(comm, c);
+    CHECK_ULFM();
     CHECK_INTRA(c);
     rc = ulfm_ack(c, -1, NULL);
     API_END();
@@ -147,6 +166,7 @@ int PMPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked)
     API_BEGIN("MPIX_Comm_ack_failed");
     comm_t *c;
     CHECK_COMM(comm, c);
+    CHECK_ULFM();
     CHECK_INTRA(c);
     CHECK_PTR(num_acked);
     if (num_to_ack < 0)
@@ -161,6 +181,8 @@ static int failed_group(const char *fname, MPI_Comm comm, int acked_only, MPI_Gr
     comm_t *c;
     CHECK_COMM(comm, c);
     CHECK_PTR(grp);
+    if (acked_only)
+        CHECK_ULFM();
     group_t *g;
     rc = ulfm_failed_group(c, acked_only, &g);
     if (rc == MPI_SUCCESS)

@@ -285,9 +285,14 @@ static int ulfm_hook(void)
     if (in_hook)
         return 0;
     in_hook = 1;
-    int n = take_messages();
+    static int seen_failures = -1;
+    int n = take_messages(), changed = ft.nfailed != seen_failures;
+    seen_failures = ft.nfailed;
+    /* Only states with work, or all of them when a failure moved epochs
+     * (freed communicators' states are kept: keep the poll cheap). */
     for (ustate_t *s = states; s; s = s->next)
-        n += ulfm_agree_progress(s);
+        if (changed || s->recs || s->stash)
+            n += ulfm_agree_progress(s);
     in_hook = 0;
     return n;
 }

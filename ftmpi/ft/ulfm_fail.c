@@ -72,6 +72,15 @@ static void unpark(comm_t *c)
     }
 }
 
+void ulfm_revoked_parked(comm_t *c)
+{
+    for (int i = 0; i < nparked; i++) {
+        req_t *r = req_from_token(parked[i]);
+        if (r && r->comm == c && ulfm_parked(r))
+            r->status.MPI_ERROR = MPIX_ERR_REVOKED; /* no longer parked */
+    }
+}
+
 static int contains(const comm_t *c, int world)
 {
     return group_rank_of_world(c->group, world) != MPI_UNDEFINED ||

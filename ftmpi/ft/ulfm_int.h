@@ -88,6 +88,9 @@ void ulfm_agree_msg(ustate_t *s, int from, const um_hdr_t *h, const uint32_t *w)
 int ulfm_agree_progress(ustate_t *s);     /* epoch changes, stashed messages */
 void ulfm_agree_free(ustate_t *s);
 
+/* ulfm_fail.c: parked wildcard receives of c end with MPIX_ERR_REVOKED. */
+void ulfm_revoked_parked(comm_t *c);
+
 /* ulfm_revoke.c */
 void ulfm_revoke_msg(ustate_t *s, int from, const um_hdr_t *h);
 

@@ -23,8 +23,10 @@ static void mark(ustate_t *s)
     if (s->revoked)
         return;
     s->revoked = 1;
-    if (s->comm)
+    if (s->comm) {
         p2p_fail_pending(s->comm, MPIX_ERR_REVOKED, P2P_ALL);
+        ulfm_revoked_parked(s->comm);
+    }
     um_hdr_t h = {UM_REVOKE, s->ctx, s->ghash, s->inc, 0, 0, 0, 0, 0};
     for (int k = 1; k < s->size; k <<= 1) {
         int up = (s->rank + k) % s->size, down = (s->rank - k + s->size) % s->size;

@@ -26,6 +26,10 @@ int main(int argc, char **argv)
     int wbuf = -1;
     if (u_rank == 3) /* posted before the failure */
         MPI_Irecv(&wbuf, 1, MPI_INT, MPI_ANY_SOURCE, 7, c, &wild);
+    MPI_Request from_victim = MPI_REQUEST_NULL;
+    int vbuf;
+    if (u_rank == 1)
+        MPI_Irecv(&vbuf, 1, MPI_INT, VICTIM, 3, c, &from_victim);
     MPI_Barrier(MPI_COMM_WORLD);
     if (u_rank == VICTIM)
         u_die();
@@ -38,6 +42,12 @@ int main(int argc, char **argv)
     int x = 42;
     EXPECT(MPI_Send(&x, 1, MPI_INT, VICTIM, 0, MPI_COMM_WORLD), MPIX_ERR_PROC_FAILED);
     EXPECT(MPI_Barrier(MPI_COMM_WORLD), MPIX_ERR_PROC_FAILED);
+    if (u_rank == 1) { /* the status of a request in an array names the class too */
+        MPI_Status sts[1];
+        EXPECT(MPI_Waitall(1, &from_victim, sts), MPI_ERR_IN_STATUS);
+        CHECK(u_class(sts[0].MPI_ERROR) == MPIX_ERR_PROC_FAILED, "status error class %d",
+              u_class(sts[0].MPI_ERROR));
+    }
     if (u_rank == 0)
         CHECK(MPI_Send(&x, 1, MPI_INT, 4, 5, MPI_COMM_WORLD) == MPI_SUCCESS, "0 -> 4");
     if (u_rank == 4) {
