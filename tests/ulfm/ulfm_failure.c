@@ -7,8 +7,9 @@
  *    pending, completes after MPIX_Comm_ack_failed; a blocking wildcard
  *    receive with an unacknowledged failure: MPIX_ERR_PROC_FAILED;
  *  - get_failed / ack_failed / failure_get_acked;
- *  - agree: MPIX_ERR_PROC_FAILED on every survivor while the failure is
- *    not acknowledged everywhere, with the AND of the survivors' flags;
+ *  - agree and iagree: MPIX_ERR_PROC_FAILED on every survivor while the
+ *    failure is not acknowledged everywhere, with the AND of the survivors'
+ *    flags;
  *    MPI_SUCCESS once every survivor acknowledged it;
  *  - shrink: size - 1, order kept, collectives work on it;
  *  - MPI_Finalize after the failure.
@@ -101,6 +102,11 @@ int main(int argc, char **argv)
     int flag = u_rank == 4 ? 0x6 : 0x7;
     EXPECT(MPIX_Comm_agree(MPI_COMM_WORLD, &flag), MPIX_ERR_PROC_FAILED);
     CHECK(flag == 0x6, "agreed flag %#x", flag);
+    MPI_Request ar;
+    int iflag = 1;
+    CHECK(MPIX_Comm_iagree(MPI_COMM_WORLD, &iflag, &ar) == MPI_SUCCESS, "iagree");
+    EXPECT(MPI_Wait(&ar, MPI_STATUS_IGNORE), MPIX_ERR_PROC_FAILED);
+    CHECK(iflag == 1 && ar == MPI_REQUEST_NULL, "iagree: flag %d", iflag);
     int acked = 0;
     MPIX_Comm_ack_failed(MPI_COMM_WORLD, u_size, &acked);
     CHECK(acked == 1, "acked %d", acked);
