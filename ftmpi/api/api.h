@@ -37,6 +37,7 @@
 #include "p2p/progress.h"
 #include "core/proc.h"
 #include "ft/ft.h"
+#include "ft/ulfm.h"
 
 /* MPI_x is a weak alias of PMPI_x, so tools can interpose. The alias is
  * exported explicitly: with -fvisibility=hidden, clang does not give an

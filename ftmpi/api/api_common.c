@@ -13,6 +13,7 @@ int api_not_initialized(const char *fname)
 int api_error_comm(comm_t *c, int rc, const char *fname)
 {
     ft_auto_recover(rc); /* AUTO mode: recover before the error is reported */
+    rc = ulfm_code(rc);  /* ULFM mode: a failure is MPIX_ERR_PROC_FAILED */
     if (!c)
         c = comm_world();
     if (!c)
@@ -34,6 +35,8 @@ int api_comm_usable(comm_t *c)
      * fails until it joins (docs/ft.md, "Who is told to recover"). */
     if (ft_round_waiting() && c->state != COMM_FAILED)
         return MPI_ERR_OTHER;
+    if (ulfm_is_revoked(c))
+        return MPIX_ERR_REVOKED;
     switch (c->state) {
     case COMM_OK:
     case COMM_RECOVERED:
@@ -54,6 +57,12 @@ int api_comm_usable(comm_t *c)
 int api_req_finish(req_t *r, MPI_Request *handle_p, MPI_Status *status)
 {
     int err = r->status.MPI_ERROR;
+    if (handle_p && ulfm_parked(r)) {
+        /* A wildcard receive stays pending across an unacknowledged
+         * failure: reported, kept, re-posted by the acknowledgement. */
+        api_status_out(status, &r->status);
+        return err;
+    }
     if (r->kind == REQ_GREQ && r->gq) {
         MPI_Status st = r->status;
         int qerr = api_greq_query(r, &st);
@@ -65,6 +74,7 @@ int api_req_finish(req_t *r, MPI_Request *handle_p, MPI_Status *status)
             err = qerr;
     }
     api_status_out(status, &r->status);
+    err = ulfm_code(err); /* ULFM: statuses say MPIX_ERR_PROC_FAILED too */
     if (r->persistent) {
         r->active = 0;
         return err;

@@ -74,6 +74,8 @@ API_WEAK(Finalize)
 int PMPI_Finalize(void)
 {
     API_BEGIN("MPI_Finalize");
+    /* ULFM: answer for our agreements until every member has them. */
+    ulfm_finalize();
     /* After finalize no error handler exists: the code is returned. */
     API_LEAVE_RAISED(ft_lib_finalize());
     API_END();

@@ -36,7 +36,10 @@ static int recv_common(const char *fname, void *buf, int count, MPI_Datatype typ
         req_free(r);
         goto fail;
     }
-    rc = p2p_start_recv(r);
+    if (source == MPI_ANY_SOURCE && ulfm_wildcard_blocked(c))
+        ulfm_park(r); /* ULFM: an unacknowledged failure in the group */
+    else
+        rc = p2p_start_recv(r);
     if (rc != MPI_SUCCESS) {
         req_free(r); /* and its handle */
         goto fail;
@@ -46,6 +49,8 @@ static int recv_common(const char *fname, void *buf, int count, MPI_Datatype typ
     } else {
         progress_wait_req(r);
         rc = api_req_finish(r, NULL, status);
+        if (rc == MPIX_ERR_PROC_FAILED_PENDING)
+            rc = MPIX_ERR_PROC_FAILED; /* a blocking receive ends */
     }
     API_END();
 }

@@ -28,7 +28,7 @@ static int nkvs;
 
 /* predefined attribute values (pointers to these are returned) */
 static int v_tag_ub, v_host, v_io, v_wtime_global, v_universe, v_appnum, v_lastcode;
-static int v_comm_mode, v_msg_mode, v_coll_mode, v_rec_mode, v_nfailed, v_error_failure;
+static int v_comm_mode, v_msg_mode, v_coll_mode, v_rec_mode, v_nfailed, v_error_failure, v_ulfm;
 
 int attr_module_init(void)
 {
@@ -277,6 +277,7 @@ int attr_predefined(int keyval, void *val_out)
     case FTMPI_RECOVERY_MODE: v_rec_mode = ftg.recovery_mode; p = &v_rec_mode; break;
     case FTMPI_NUM_FAILED_PROCS: v_nfailed = ftg.num_failed; p = &v_nfailed; break;
     case FTMPI_ERROR_FAILURE: v_error_failure = ftg.error_failure; p = &v_error_failure; break;
+    case MPIX_FT: v_ulfm = ftg.comm_mode == FTMPI_COMM_MODE_ULFM; p = &v_ulfm; break;
     default: return 0;
     }
     *(int **)val_out = p;

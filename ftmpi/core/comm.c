@@ -18,6 +18,8 @@ static list_node_t all_comms = LIST_INIT(all_comms);
 void (*comm_free_hook_attrs)(comm_t *c);
 void (*comm_free_hook_topo)(comm_t *c);
 void (*comm_free_hook_p2p)(comm_t *c);
+void (*comm_free_hook_ulfm)(comm_t *c);
+void (*comm_register_hook_ulfm)(comm_t *c);
 
 static comm_t *comm_alloc(group_t *local, group_t *remote, uint32_t ctx)
 {
@@ -77,6 +79,8 @@ int comm_register(comm_t *c)
     if (rc != MPI_SUCCESS)
         return rc;
     comm_register_hidden(c);
+    if (comm_register_hook_ulfm)
+        comm_register_hook_ulfm(c);
     return MPI_SUCCESS;
 }
 
@@ -138,6 +142,8 @@ static void comm_destroy(comm_t *c)
         comm_free_hook_topo(c);
     if (comm_free_hook_p2p)
         comm_free_hook_p2p(c);
+    if (comm_free_hook_ulfm)
+        comm_free_hook_ulfm(c);
     comm_unregister(c);
     list_del(&c->all);
     if (c->handle != MPI_COMM_NULL && !c->predefined)

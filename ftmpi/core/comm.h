@@ -59,6 +59,7 @@ typedef struct comm {
     int registered;          /* visible to matching, context pair claimed here
                               * (0 again once comm_unregister gave it back) */
     int hidden;              /* internal only: never gets a user handle */
+    void *ulfm;              /* ULFM state (ft/ulfm_*.c), NULL until needed */
     /* intercommunicators */
     struct comm *local_comm; /* hidden intracomm over the local group, else NULL */
 } comm_t;
@@ -72,6 +73,8 @@ comm_t *comm_self(void);
 extern void (*comm_free_hook_attrs)(comm_t *c);
 extern void (*comm_free_hook_topo)(comm_t *c);
 extern void (*comm_free_hook_p2p)(comm_t *c);  /* messages still queued on c */
+extern void (*comm_free_hook_ulfm)(comm_t *c); /* ULFM state (revoked, agreements) */
+extern void (*comm_register_hook_ulfm)(comm_t *c); /* a user communicator is born */
 
 /* Iterate over every live communicator: comm_next(NULL) is the first. */
 comm_t *comm_next(comm_t *prev);

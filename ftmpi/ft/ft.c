@@ -3,6 +3,7 @@
 #include "ft/ft_int.h"
 
 #include "core/attr.h"
+#include "ft/ulfm.h"
 
 int ft_join_as_replacement(void);
 
@@ -17,6 +18,14 @@ int ft_after_init(void)
 {
     p2p_ft_hooks.coll_started = first_collective;
     int rc = ft_event_init();
+    if (rc == MPI_SUCCESS && ulfm_enabled()) {
+        /* ULFM: failures change no communicator and nothing recovers by
+         * itself; point-to-point among live processes goes on. */
+        ftg.recovery_mode = FTMPI_RECOVERY_MODE_NONE;
+        ftg.msg_mode = FTMPI_MSG_MODE_CONT;
+        ftg.coll_mode = FTMPI_COLL_MODE_NONATOMIC;
+        rc = ulfm_init();
+    }
     if (rc != MPI_SUCCESS || ftg.singleton || !ftg.rt.restarted)
         return rc;
     /* A replacement: whatever was queued for the process we replace is

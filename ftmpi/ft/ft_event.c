@@ -1,5 +1,6 @@
 /* Failure notifications from the runtime. */
 #include "ft/ft_int.h"
+#include "ft/ulfm.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,8 @@ static void on_failure(const rtc_event_t *ev)
     }
     ftg.peer_dead[w] = 1;
     ft_log_event("failure", w, ev);
+    if (ulfm_enabled())
+        ulfm_on_failure(w); /* wildcard receives: PENDING (docs/ulfm.md) */
     p2p_peer_failed(w, MPI_ERR_OTHER);
     /* Every communicator that contains w has a problem. Its collectives
      * fail on every member (never hang on a partner that gave up); its

@@ -21,6 +21,7 @@ extern "C" {
 #define FTMPI_COMM_MODE_BLANK 1
 #define FTMPI_COMM_MODE_SHRINK 2
 #define FTMPI_COMM_MODE_REBUILD 3
+#define FTMPI_COMM_MODE_ULFM 4    /* the ULFM semantics (mpi-ext.h, docs/ulfm.md) */
 /* message modes */
 #define FTMPI_MSG_MODE_RESET 0
 #define FTMPI_MSG_MODE_NOP FTMPI_MSG_MODE_RESET

@@ -41,9 +41,10 @@ static int parse_mode(const char *env, const char *given, const char *const name
 
 static void modes_init(void)
 {
-    static const char *const cm[] = {"abort", "blank", "shrink", "rebuild"};
+    static const char *const cm[] = {"abort", "blank", "shrink", "rebuild", "ulfm"};
     static const int cmv[] = {FTMPI_COMM_MODE_ABORT, FTMPI_COMM_MODE_BLANK,
-                              FTMPI_COMM_MODE_SHRINK, FTMPI_COMM_MODE_REBUILD};
+                              FTMPI_COMM_MODE_SHRINK, FTMPI_COMM_MODE_REBUILD,
+                              FTMPI_COMM_MODE_ULFM};
     static const char *const mm[] = {"reset", "cont", "nop"};
     static const int mmv[] = {FTMPI_MSG_MODE_RESET, FTMPI_MSG_MODE_CONT, FTMPI_MSG_MODE_RESET};
     static const char *const km[] = {"atomic", "nonatomic"};
@@ -51,7 +52,7 @@ static void modes_init(void)
     static const char *const rm[] = {"auto", "manual", "none"};
     static const int rmv[] = {FTMPI_RECOVERY_MODE_AUTO, FTMPI_RECOVERY_MODE_MANUAL,
                               FTMPI_RECOVERY_MODE_NONE};
-    ftg.comm_mode = parse_mode("FTMPI_COMM_MODE", ftg.rt.comm_mode, cm, cmv, 4,
+    ftg.comm_mode = parse_mode("FTMPI_COMM_MODE", ftg.rt.comm_mode, cm, cmv, 5,
                                FTMPI_COMM_MODE_ABORT, "comm mode");
     ftg.msg_mode = parse_mode("FTMPI_MSG_MODE", ftg.rt.msg_mode, mm, mmv, 3,
                               FTMPI_MSG_MODE_RESET, "message mode");

@@ -61,6 +61,7 @@ bad "hostfile $W/hf4 names no host" --hostfile "$W/hf4"
 # modes, the = form included
 bad "invalid comm mode 'rebuilt'" --comm-mode=rebuilt
 bad "invalid comm mode ''" --comm-mode=
+bad "invalid --with-ft value 'mpich'" --with-ft mpich
 bad "invalid recovery mode 'never'" --recovery never
 bad "invalid message mode 'x'" --msg-mode x
 bad "invalid recovery mode 'sometimes'" \

@@ -319,7 +319,8 @@ static void head_finish(head_t *h)
         code = h->exit_code;
         /* The job was killed (MPI_Abort, --timeout, ...): still say which
          * failures were never recovered (ABORT mode has said it already). */
-        for (int i = 0; i < h->nfails && h->o->comm_mode != COMM_ABORT; i++)
+        for (int i = 0; i < h->nfails && h->o->comm_mode != COMM_ABORT &&
+                        h->o->comm_mode != COMM_ULFM; i++)
             if (!h->fails[i].recovered)
                 fprintf(stderr, "ftmpirun: rank %d (pid %d, host %s) %s; not recovered\n",
                         h->fails[i].rank, (int)h->fails[i].pid,
@@ -327,7 +328,9 @@ static void head_finish(head_t *h)
     } else {
         for (int i = 0; i < h->nfails; i++) {
             head_failure_t *f = &h->fails[i];
-            if (f->recovered)
+            /* ULFM: the application handles failures (revoke, shrink);
+             * there are no recovery rounds to wait for. */
+            if (f->recovered || h->o->comm_mode == COMM_ULFM)
                 continue;
             fprintf(stderr, "ftmpirun: rank %d (pid %d, host %s) %s; "
                     "not recovered\n", f->rank, (int)f->pid,

@@ -45,7 +45,8 @@ static const char usage_text[] =
 "  --oversubscribe            accepted and ignored\n"
 "\n"
 "Fault tolerance (docs/ft.md):\n"
-"  --comm-mode=abort|blank|shrink|rebuild   (default abort)\n"
+"  --comm-mode=abort|blank|shrink|rebuild|ulfm   (default abort)\n"
+"  --with-ft ulfm        the ULFM semantics (same as --comm-mode=ulfm)\n"
 "  --msg-mode=reset|cont                    (default reset)\n"
 "  --coll-mode=atomic|nonatomic             (default nonatomic)\n"
 "  --recovery=auto|manual|none              (default manual)\n"
@@ -108,15 +109,16 @@ static int match_word(const char *v, const char *const *words)
 }
 
 static const char *const comm_words[] = {"abort", "blank", "shrink",
-                                         "rebuild", NULL};
+                                         "rebuild", "ulfm", NULL};
+static const char *const ft_words[] = {"ulfm", NULL}; /* --with-ft (Open MPI 5) */
 static const char *const msg_words[] = {"reset", "cont", "nop", NULL};
 static const char *const coll_words[] = {"atomic", "nonatomic", NULL};
 static const char *const recov_words[] = {"manual", "auto", "none", NULL};
 
 const char *ftrun_comm_name(int mode)
 {
-    static const char *const n[] = {"ABORT", "BLANK", "SHRINK", "REBUILD"};
-    return mode >= 0 && mode < 4 ? n[mode] : "?";
+    static const char *const n[] = {"ABORT", "BLANK", "SHRINK", "REBUILD", "ULFM"};
+    return mode >= 0 && mode < 5 ? n[mode] : "?";
 }
 
 static int set_mode(const char *what, const char *v,
@@ -265,12 +267,12 @@ static int add_hosts(ftrun_opts_t *o, const char *v)
 enum {
     O_NP = 1, O_TIMEOUT, O_TAG, O_COMM, O_MSG, O_COLL, O_RECOV, O_KILL,
     O_KILLAT, O_LOG, O_RING, O_ENV, O_HOSTS, O_AGENT, O_FTMPID, O_OVERSUB,
-    O_VERBOSE, O_HELP, O_VERSION, O_HOSTFILE, O_SPARE, O_HB_INT, O_HB_TO
+    O_VERBOSE, O_HELP, O_VERSION, O_HOSTFILE, O_SPARE, O_HB_INT, O_HB_TO, O_WITHFT
 };
 static const struct { const char *name; int arg, id; } table[] = {
     {"-np", 1, O_NP}, {"-n", 1, O_NP}, {"--np", 1, O_NP}, {"-c", 1, O_NP},
     {"--timeout", 1, O_TIMEOUT}, {"--tag-output", 0, O_TAG},
-    {"--comm-mode", 1, O_COMM}, {"--msg-mode", 1, O_MSG},
+    {"--comm-mode", 1, O_COMM}, {"--with-ft", 1, O_WITHFT}, {"--msg-mode", 1, O_MSG},
     {"--coll-mode", 1, O_COLL}, {"--recovery", 1, O_RECOV},
     {"--recovery-mode", 1, O_RECOV}, {"--kill", 1, O_KILL},
     {"--kill-at", 1, O_KILLAT}, {"--event-log", 1, O_LOG},
@@ -364,6 +366,13 @@ int ftrun_opts_parse(ftrun_opts_t *o, int argc, char **argv)
                                &o->comm_mode)))
                 return rc;
             break;
+        case O_WITHFT: {
+            int ulfm_mode = 0;
+            if ((rc = set_mode("--with-ft value", val, ft_words, &o->comm_str, &ulfm_mode)))
+                return rc;
+            o->comm_mode = COMM_ULFM;
+            break;
+        }
         case O_MSG:
             if ((rc = set_mode("message mode", val, msg_words, &o->msg_str,
                                NULL)))

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-enum { COMM_ABORT = 0, COMM_BLANK, COMM_SHRINK, COMM_REBUILD };
+enum { COMM_ABORT = 0, COMM_BLANK, COMM_SHRINK, COMM_REBUILD, COMM_ULFM };
 enum { RECOV_MANUAL = 0, RECOV_AUTO, RECOV_NONE };
 
 typedef struct {
