@@ -36,6 +36,8 @@ static void link_fail(rt_link_t *l, int err)
         return;
     if (!l->reason[0]) {
         size_t left = l->conn.in.len - l->conn.in_off;
+        if (err == -ECONNRESET)
+            err = -EPIPE; /* a reset is the peer's close too (which one comes is timing) */
         if (err == -EPIPE && left)
             snprintf(l->reason, sizeof l->reason, "closed in the middle of "
                      "a message (%zu bytes of it received)", left);
