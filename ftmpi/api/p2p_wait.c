@@ -328,10 +328,9 @@ int PMPI_Request_free(MPI_Request *request)
     } else if (r->complete && (!r->persistent || !r->active)) {
         req_free(r);
     } else {
-        /* Still running: it frees itself when it completes. */
-        req_drop_handle(r);
-        r->persistent = 0;
-        r->user_freed = 1;
+        /* Still running: it frees itself when it completes, and
+         * MPI_Finalize waits for that. */
+        req_orphan(r);
     }
     *request = MPI_REQUEST_NULL;
     API_END();
