@@ -1,0 +1,249 @@
+"""api.py: reads mpi.api, the one description of the MPI interface
+(its syntax is explained at the top of that file)."""
+
+import re
+
+HANDLES = ("Comm", "Group", "Datatype", "Op", "Request", "Errhandler", "Info",
+           "Win", "Message", "File")
+SCALARS = ("int", "Aint", "Count", "Offset", "Fint", "logical")
+KINDS = set(HANDLES + SCALARS + (
+    "choice", "Status", "F08status", "string", "extra", "extra_int", "attr", "attr_int",
+    "baseptr", "bufaddr", "cptr", "argc", "argv", "..."))
+RETURNS = ("int", "double", "Aint", "Fint") + HANDLES
+FN_FLAGS = {"removed", "deprecated", "nof08", "conly", "f2c", "custom", "c"}
+PARAM_FLAGS = {"preset", "weights"}
+PROC_ACTIONS = {"null_copy", "null_delete", "dup"}
+
+
+class ApiError(Exception):
+    pass
+
+
+class Param:
+    def __init__(self, name, kind, dims, direction, flags):
+        self.name = name
+        self.kind = kind          # "int", "Comm", "cb:User_function", ...
+        self.dims = dims          # None: scalar; else a list of length expressions ("" if none)
+        self.dir = direction      # in, out, inout
+        self.flags = flags
+
+    @property
+    def is_array(self):
+        return self.dims is not None and self.kind != "string"
+
+    @property
+    def is_cb(self):
+        return self.kind.startswith("cb:")
+
+    @property
+    def cb_type(self):
+        return self.kind[3:]
+
+    @property
+    def strlen(self):
+        """For an out string: its maximum length (an expression)."""
+        return self.dims[0] if self.kind == "string" and self.dims else None
+
+
+class Function:
+    def __init__(self, name, params, ret, flags, chapter, line):
+        self.name = name
+        self.params = params
+        self.ret = ret
+        self.flags = flags
+        self.chapter = chapter
+        self.line = line
+
+    def has(self, flag):
+        return flag in self.flags
+
+    @property
+    def fortran(self):
+        return not self.has("conly")
+
+    @property
+    def f08(self):
+        return self.fortran and not (self.has("removed") or self.has("nof08"))
+
+
+class Chapter:
+    def __init__(self, number, key, title):
+        self.number = number
+        self.key = key
+        self.title = title
+        self.entries = []     # ("fn", Function) or ("std", name, bigcount)
+
+
+class Api:
+    def __init__(self):
+        self.chapters = []
+        self.functions = {}
+        self.callbacks = {}
+        self.procs = []       # (NAME, callback, action)
+        self.consts = []      # (kind, NAME)
+        self.fconsts = []     # (NAME, value)
+        self.sentinels = []   # (kind, NAME)
+        self.conly = set()
+
+    def standard_names(self):
+        """Every MPI function the description knows: (chapter, name, implemented)."""
+        out = []
+        for ch in self.chapters:
+            for e in ch.entries:
+                if e[0] == "fn":
+                    f = e[1]
+                    out.append((ch, f.name, True))
+                    if f.has("c") and f.name + "_c" not in self.functions:
+                        out.append((ch, f.name + "_c", False))
+                else:
+                    out.append((ch, e[1], e[1] in self.functions))
+                    if e[2]:
+                        out.append((ch, e[1] + "_c", e[1] + "_c" in self.functions))
+        return out
+
+
+_PARAM = re.compile(r"^(\w+|\.\.\.)(?:\s+([\w:.]+)((?:\[[^\]]*\])*))?((?:\s+\w+)?)((?:\s+@\w+)*)$")
+
+
+def _split_params(text, where):
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        parts.append(cur.strip())
+    return parts
+
+
+def parse_param(text, where):
+    if text == "...":
+        return Param("...", "...", None, "in", set())
+    m = _PARAM.match(text)
+    if not m or not m.group(2):
+        raise ApiError(f"{where}: cannot read the parameter '{text}'")
+    name, kind, dims, direction, flags = m.groups()
+    if not (kind in KINDS or kind.startswith("cb:")):
+        raise ApiError(f"{where}: parameter '{name}' has an unknown kind '{kind}'")
+    dimlist = re.findall(r"\[([^\]]*)\]", dims) if dims else None
+    direction = direction.strip() or "in"
+    if direction not in ("in", "out", "inout"):
+        raise ApiError(f"{where}: parameter '{name}': unknown direction '{direction}'")
+    flagset = set(re.findall(r"@(\w+)", flags))
+    bad = flagset - PARAM_FLAGS
+    if bad:
+        raise ApiError(f"{where}: parameter '{name}': unknown flag @{sorted(bad)[0]}")
+    return Param(name, kind, dimlist, direction, flagset)
+
+
+_FN = re.compile(r"^(fn|callback)\s+(\w+)\((.*)\)\s*(?:->\s*(\w+))?((?:\s+@\w+)*)\s*$")
+
+
+def parse(path):
+    api = Api()
+    chapter = None
+    with open(path) as fh:
+        lines = fh.read().splitlines()
+    for no, raw in enumerate(lines, 1):
+        where = f"{path}:{no}"
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        word = line.split()[0]
+        if word == "chapter":
+            m = re.match(r"chapter\s+(\d+)\s+(\w+)\s+(.+)$", line)
+            if not m:
+                raise ApiError(f"{where}: expected 'chapter N key Title'")
+            chapter = Chapter(int(m.group(1)), m.group(2), m.group(3))
+            api.chapters.append(chapter)
+        elif word in ("fn", "callback"):
+            m = _FN.match(line)
+            if not m:
+                raise ApiError(f"{where}: cannot read the {word} entry")
+            kw, name, ptext, ret, flags = m.groups()
+            params = [parse_param(p, where) for p in _split_params(ptext, where)]
+            ret = ret or "int"
+            if ret not in RETURNS:
+                raise ApiError(f"{where}: {name}: unknown return type {ret}")
+            flagset = set(re.findall(r"@(\w+)", flags))
+            bad = flagset - FN_FLAGS
+            if bad:
+                raise ApiError(f"{where}: {name}: unknown flag @{sorted(bad)[0]}")
+            names = [p.name for p in params]
+            if len(set(names)) != len(names):
+                raise ApiError(f"{where}: {name}: two parameters have the same name")
+            f = Function(name, params, ret, flagset, chapter, where)
+            if kw == "callback":
+                api.callbacks[name] = f
+                continue
+            if chapter is None:
+                raise ApiError(f"{where}: fn before the first chapter")
+            if name in api.functions:
+                raise ApiError(f"{where}: MPI_{name} is described twice "
+                               f"(first at {api.functions[name].line})")
+            api.functions[name] = f
+            chapter.entries.append(("fn", f))
+        elif word == "std":
+            if chapter is None:
+                raise ApiError(f"{where}: std before the first chapter")
+            for n in line.split()[1:]:
+                big = n.endswith("+c")
+                chapter.entries.append(("std", n[:-2] if big else n, big))
+        elif word == "const":
+            parts = line.split()
+            if len(parts) < 3 or not (parts[1] in HANDLES or parts[1] in ("int", "logical")):
+                raise ApiError(f"{where}: expected 'const KIND NAME...'")
+            api.consts += [(parts[1], n) for n in parts[2:]]
+        elif word == "fconst":
+            for item in line.split()[1:]:
+                n, _, v = item.partition("=")
+                if not v.lstrip("-").isdigit():
+                    raise ApiError(f"{where}: fconst {n}: the value must be an integer")
+                api.fconsts.append((n, int(v)))
+        elif word == "sentinel":
+            parts = line.split()
+            if parts[1] not in ("int", "status", "statuses", "int_array", "char", "char_array"):
+                raise ApiError(f"{where}: unknown sentinel kind {parts[1]}")
+            api.sentinels += [(parts[1], n) for n in parts[2:]]
+        elif word == "proc":
+            parts = line.split()
+            if len(parts) != 4 or parts[3] not in PROC_ACTIONS:
+                raise ApiError(f"{where}: expected 'proc NAME Callback null_copy|dup|null_delete'")
+            api.procs.append((parts[1], parts[2], parts[3]))
+        elif word == "conly":
+            api.conly.update(line.split()[1:])
+        else:
+            raise ApiError(f"{where}: unknown entry '{word}'")
+    _validate(api)
+    return api
+
+
+def _validate(api):
+    for f in list(api.functions.values()) + list(api.callbacks.values()):
+        names = {p.name for p in f.params}
+        for p in f.params:
+            if p.is_cb and p.cb_type not in api.callbacks:
+                raise ApiError(f"{f.line}: {f.name}: no callback entry for {p.kind}")
+            for d in p.dims or []:
+                for ident in re.findall(r"[A-Za-z_]\w*", d):
+                    if ident not in names and not ident.startswith("MPI_"):
+                        raise ApiError(f"{f.line}: {f.name}: length '{d}' of '{p.name}' "
+                                       f"names no parameter")
+    for name, cb, _ in api.procs:
+        if cb not in api.callbacks:
+            raise ApiError(f"proc {name}: unknown callback {cb}")
+    seen = set()
+    for ch in api.chapters:
+        for e in ch.entries:
+            n = e[1].name if e[0] == "fn" else e[1]
+            if e[0] == "std" and n in api.functions:
+                raise ApiError(f"MPI_{n} is both implemented (fn) and listed as missing (std)")
+            if n in seen and e[0] == "std":
+                raise ApiError(f"MPI_{n} is listed twice")
+            seen.add(n)
