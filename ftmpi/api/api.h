@@ -174,6 +174,9 @@ int api_greq_cancel(req_t *r, int complete);
 /* Complete a request for the user: status out, free unless persistent.
  * Returns the request's error. */
 int api_req_finish(req_t *r, MPI_Request *handle_p, MPI_Status *status);
+/* MPI_Start of a persistent collective (api/coll_persist.c): runs the
+ * round's non-blocking collective, which raises its own errors. */
+int api_pcoll_start(req_t *r);
 /* Blocking send/recv used inside the library (collectives and friends). */
 int api_wait_internal(req_t *r);
 /* MPI_Sendrecv's body, arguments checked (api/p2p_recv.c); also the

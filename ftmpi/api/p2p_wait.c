@@ -325,6 +325,8 @@ int PMPI_Request_free(MPI_Request *request)
         } else {
             r->user_freed = 1;
         }
+    } else if (r->pcoll && r->active) {
+        API_FAIL(MPI_ERR_REQUEST); /* an active persistent collective (MPI-4.0 6.13) */
     } else if (r->complete && (!r->persistent || !r->active)) {
         req_free(r);
     } else {

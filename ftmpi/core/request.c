@@ -101,6 +101,8 @@ void req_free(req_t *r)
     if (r->comm)
         comm_release(r->comm);
     free(r->pack_tmp);
+    free(r->pcoll);
+    r->pcoll = NULL;
     r->serial++;           /* stale tokens no longer match */
     r->handle = MPI_REQUEST_NULL;
     r->complete = 0;

@@ -60,6 +60,11 @@ struct req {
     /* completion hook for internal users (bsend, collectives) */
     req_done_fn *on_done;
     void *ctx;
+    /* persistent collectives (api/coll_persist.c): the arguments of the
+     * call each MPI_Start makes, and for the request of one round, the
+     * persistent request it belongs to */
+    void *pcoll;
+    req_t *parent;
     /* generalized requests */
     MPI_Grequest_query_function *gq;
     MPI_Grequest_free_function *gf;
