@@ -64,7 +64,8 @@ struct req {
      * call each MPI_Start makes, and for the request of one round, the
      * persistent request it belongs to */
     void *pcoll;
-    req_t *parent;
+    req_t *parent;        /* also: the MPI_Isendrecv whose half this is */
+    int nchildren;        /* MPI_Isendrecv: halves not complete yet */
     /* generalized requests */
     MPI_Grequest_query_function *gq;
     MPI_Grequest_free_function *gf;
