@@ -17,6 +17,9 @@
 #   6 runtime/init.{c,h}  library start-up: brings every layer up, so it sits
 #                   at the top with the API that calls it (MPI_Init)
 #   - include/      mpi.h and ftmpi.h: the public interface, usable anywhere
+#   - bindings/     the Fortran bindings (libftmpi_f), above the library: they
+#                   call the MPI C interface only, so they may include
+#                   include/ and each other, and no library file theirs
 #
 # A file may include headers of its own layer and of layers below it.
 # The programs runtime/daemon/ and runtime/launcher/ (ftmpid, ftmpirun) are
@@ -39,6 +42,7 @@ layer() {
         transport/*) L=1 ;;
         core/*) L=2 ;;
         runtime/daemon/*|runtime/launcher/*) L=prog ;;
+        bindings/*) L=bind ;;
         runtime/init.c|runtime/init.h) L=6 ;;
         runtime/*) L=2 ;;
         p2p/*) L=3 ;;
@@ -117,7 +121,9 @@ while IFS= read -r hit; do
     ok=1
     if [ "$from" = prog ]; then
         prog_may_include "$R" || ok=0
-    elif [ "$to" = prog ] || [ "$to" = '?' ]; then
+    elif [ "$from" = bind ]; then
+        [ "$to" = pub ] || [ "$to" = bind ] || ok=0
+    elif [ "$to" = prog ] || [ "$to" = bind ] || [ "$to" = '?' ]; then
         ok=0
     elif [ "$from" = pub ]; then
         [ "$to" = pub ] || ok=0

@@ -10,6 +10,8 @@ set -euo pipefail
 
 PKGS=(
     build-essential cmake pkg-config       # toolchain
+    python3                                # gen.py: the API check, the generated bindings
+    gfortran                               # the Fortran bindings and their tests
     clang                                  # the clang -Werror job (.ci/sanitize.sh)
     libisal-dev                            # Reed-Solomon and CRC (diskless_ckpt, transports)
     libcmocka-dev                          # unit tests

@@ -25,7 +25,8 @@ usage: bench/compare.sh [options] [BUILD_DIR] [-- BENCH_ARGS...]
   BUILD_DIR, -b, --build DIR
                      the ftmpi build dir (default: $ROOT/build); its bin/mpicc
                      and bin/mpirun are used. Without them ftmpi is skipped.
-  --bench NAME       benchmark to run: bench/NAME.c, or a path to a .c file
+  --bench NAME       benchmark to run: bench/NAME.c, or a path to a .c file,
+                     or to a .f90 file (built with the mpifort wrappers)
                      (default: pingpong)
   --np N             number of ranks (default: 2)
   --runs R           runs per implementation, interleaved (default: 3)
@@ -94,7 +95,8 @@ positive --timeout "$run_timeout"
 [ -n "$build_dir" ] || build_dir="$ROOT/build"
 case "$bench" in
     *.c) src=$bench; bench_name=$(basename "$bench" .c) ;;
-    */*) die "--bench wants a name from bench/ or a .c file, got '$bench'" ;;
+    *.f90) src=$bench; bench_name=$(basename "$bench" .f90); fortran=1 ;;
+    */*) die "--bench wants a name from bench/, a .c or a .f90 file, got '$bench'" ;;
     *) src="$SCRIPT_DIR/$bench.c"; bench_name=$bench ;;
 esac
 [ -f "$src" ] || die "no benchmark source '$src'"
@@ -112,6 +114,14 @@ impl_label() {
     case "$1" in ftmpi) echo ftmpi ;; openmpi) echo "Open MPI" ;; mpich) echo MPICH ;; esac
 }
 impl_cc() {
+    if [ "${fortran:-0}" = 1 ]; then   # a .f90 benchmark: the Fortran wrappers
+        case "$1" in
+            ftmpi) echo "${MPICC_FTMPI:-$build_dir_abs/bin/mpifort}" ;;
+            openmpi) echo "${MPICC_OPENMPI:-mpifort.openmpi}" ;;
+            mpich) echo "${MPICC_MPICH:-mpifort.mpich}" ;;
+        esac
+        return
+    fi
     case "$1" in
         ftmpi) echo "${MPICC_FTMPI:-$build_dir_abs/bin/mpicc}" ;;
         openmpi) echo "${MPICC_OPENMPI:-mpicc.openmpi}" ;;

@@ -10,7 +10,7 @@ KINDS = set(HANDLES + SCALARS + (
     "choice", "Status", "F08status", "string", "extra", "extra_int", "attr", "attr_int",
     "baseptr", "bufaddr", "cptr", "argc", "argv", "strings", "..."))
 RETURNS = ("int", "double", "Aint", "Fint") + HANDLES
-FN_FLAGS = {"removed", "deprecated", "nof08", "conly", "f2c", "custom", "c"}
+FN_FLAGS = {"removed", "deprecated", "nof08", "f08only", "conly", "f2c", "custom", "c"}
 PARAM_FLAGS = {"preset", "weights"}
 PROC_ACTIONS = {"null_copy", "null_delete", "dup"}
 
@@ -46,7 +46,8 @@ class Param:
 
 
 class Function:
-    def __init__(self, name, params, ret, flags, chapter, line):
+    def __init__(self, name, params, ret, flags, chapter, line, prefix="MPI_"):
+        self.prefix = prefix      # MPI_, or FTMPI_ for the FT-MPI extensions
         self.name = name
         self.params = params
         self.ret = ret
@@ -78,12 +79,19 @@ class Api:
     def __init__(self):
         self.chapters = []
         self.functions = {}
+        self.extensions = {}  # ftfn: FT-MPI functions (ftmpi.h), Fortran bindings only
         self.callbacks = {}
         self.procs = []       # (NAME, callback, action)
         self.consts = []      # (kind, NAME)
         self.fconsts = []     # (NAME, value)
         self.sentinels = []   # (kind, NAME)
         self.conly = set()
+
+    def bound(self, legacy=False):
+        """The functions with Fortran bindings: MPI's, then FT-MPI's;
+        legacy: those of mpif.h and `mpi` (not the @f08only ones)."""
+        fs = [f for f in self.functions.values() if f.fortran] + list(self.extensions.values())
+        return [f for f in fs if not (legacy and f.has("f08only"))]
 
     def standard_names(self):
         """Every MPI function the description knows: (chapter, name, implemented)."""
@@ -142,7 +150,7 @@ def parse_param(text, where):
     return Param(name, kind, dimlist, direction, flagset)
 
 
-_FN = re.compile(r"^(fn|callback)\s+(\w+)\((.*)\)\s*(?:->\s*(\w+))?((?:\s+@\w+)*)\s*$")
+_FN = re.compile(r"^(fn|ftfn|callback)\s+(\w+)\((.*)\)\s*(?:->\s*(\w+))?((?:\s+@\w+)*)\s*$")
 
 
 def parse(path):
@@ -162,7 +170,7 @@ def parse(path):
                 raise ApiError(f"{where}: expected 'chapter N key Title'")
             chapter = Chapter(int(m.group(1)), m.group(2), m.group(3))
             api.chapters.append(chapter)
-        elif word in ("fn", "callback"):
+        elif word in ("fn", "ftfn", "callback"):
             m = _FN.match(line)
             if not m:
                 raise ApiError(f"{where}: cannot read the {word} entry")
@@ -178,9 +186,13 @@ def parse(path):
             names = [p.name for p in params]
             if len(set(names)) != len(names):
                 raise ApiError(f"{where}: {name}: two parameters have the same name")
-            f = Function(name, params, ret, flagset, chapter, where)
+            f = Function(name, params, ret, flagset, chapter, where,
+                         "FTMPI_" if kw == "ftfn" else "MPI_")
             if kw == "callback":
                 api.callbacks[name] = f
+                continue
+            if kw == "ftfn":
+                api.extensions[name] = f
                 continue
             if chapter is None:
                 raise ApiError(f"{where}: fn before the first chapter")
@@ -225,7 +237,8 @@ def parse(path):
 
 
 def _validate(api):
-    for f in list(api.functions.values()) + list(api.callbacks.values()):
+    for f in (list(api.functions.values()) + list(api.callbacks.values())
+              + list(api.extensions.values())):
         names = {p.name for p in f.params}
         for p in f.params:
             if p.is_cb and p.cb_type not in api.callbacks:

@@ -71,9 +71,14 @@ def _norm_param(text):
 
 def parse_header(text):
     """MPI_ functions a preprocessed mpi.h declares: name -> (ret, [param types])."""
+    text = re.sub(r"^\s*#.*$", ";", text, flags=re.M)     # pragmas end a declaration too
     text = re.sub(r"\s+", " ", text)
     out = {}
-    for m in re.finditer(r"(?:^|[;}])\s*([A-Za-z_][\w ]*?[\w*])\s*\bMPI_([A-Z][a-z0-9]\w*)\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)\s*;", text):
+    decl_re = re.compile(r"^\s*([A-Za-z_][\w ]*?[\w*])\s*\bMPI_([A-Z][a-z0-9]\w*)\s*\((.*)\)\s*$")
+    for decl in text.split(";"):
+        m = decl_re.match(decl)
+        if not m:
+            continue
         ret, name, args = m.group(1).strip(), m.group(2), m.group(3)
         if re.search(r"\btypedef\b", ret):
             continue

@@ -91,6 +91,15 @@ class Wrapper:
         self.post = []          # statements after the call
         self.cleanup = []       # statements run whatever happened
 
+    def copied(self, n, argdecl, init, post, free):
+        """An argument the wrapper passes as an allocated copy, {n}_c."""
+        self.args.append(argdecl)
+        self.pre.append(f"{init}\nif (!{n}_c)\n    nomem = 1;")
+        self.call.append(f"{n}_c")
+        if post:
+            self.post.append(post)
+        self.cleanup.append(f"{free}({n}_c);")
+
     def param(self, p):
         f, n, k = self.f, p.name, p.kind
         if k in ("argc", "argv"):
@@ -111,32 +120,29 @@ class Wrapper:
             self.call.append(f"&{n}_c")
             self.post.append(f"if (rc == MPI_SUCCESS) *{n} = (MPI_Aint){n}_c;")
         elif k == "string":
-            self.args.append(f"char *{n}")
             self.strlens.append(f"size_t {n}_len")
             if p.dir == "in":
-                self.pre.append(f"char *{n}_c = ftmpi_f_str_in({n}, {n}_len);")
-                self.pre.append(f"if (!{n}_c)\n    nomem = 1;")
+                self.copied(n, f"char *{n}", f"char *{n}_c = ftmpi_f_str_in({n}, {n}_len);",
+                            None, "free")
             else:
                 ln = _len_expr(p.strlen, f)
-                self.pre.append(f"char *{n}_c = ftmpi_f_str_alloc({ln});")
-                self.pre.append(f"if (!{n}_c)\n    nomem = 1;")
-                self.post.append(f"if (rc == MPI_SUCCESS)\n    ftmpi_f_str_out({n}, {n}_len, {n}_c);")
-            self.call.append(f"{n}_c")
-            self.cleanup.append(f"free({n}_c);")
+                self.copied(n, f"char *{n}", f"char *{n}_c = ftmpi_f_str_alloc({ln});",
+                            f"if (rc == MPI_SUCCESS)\n    ftmpi_f_str_out({n}, {n}_len, {n}_c);",
+                            "free")
         elif k == "Status" and p.is_array:
             ln = _len_expr(p.dims[0], f)
-            self.args.append(f"MPI_Fint *{n}")
-            self.pre.append(f"MPI_Status *{n}_c = ftmpi_f_statuses_in({n}, {ln});")
-            self.pre.append(f"if (!{n}_c)\n    nomem = 1;")
-            self.call.append(f"{n}_c")
-            self.post.append(f"ftmpi_f_statuses_out({n}, {n}_c, {ln});")
-            self.cleanup.append(f"ftmpi_f_statuses_free({n}_c);")
+            self.copied(n, f"MPI_Fint *{n}",
+                        f"MPI_Status *{n}_c = ftmpi_f_statuses_in({n}, {ln});",
+                        f"ftmpi_f_statuses_out({n}, {n}_c, {ln});", "ftmpi_f_statuses_free")
         elif k == "Status":
             self.args.append(f"MPI_Fint *{n}")
             self.pre.append(f"MPI_Status {n}_s, *{n}_c = ftmpi_f_status_in({n}, &{n}_s);")
             self.call.append(f"{n}_c")
             if p.dir != "in":
                 self.post.append(f"ftmpi_f_status_out({n}, {n}_c);")
+        elif k == "F08status":
+            self.args.append(f"MPI_Fint *{n}")
+            self.call.append(f"(MPI_F08_status *){n}")
         elif p.is_cb:
             self.args.append(f"void (*{n})(void)")
             self.call.append(f"(MPI_{p.cb_type} *){n}")
@@ -172,20 +178,20 @@ class Wrapper:
 
     def render(self):
         f = self.f
-        name = f.name.lower()
+        name = (f.prefix + f.name).lower()
         for p in f.params:
             self.param(p)
         if f.ret != "int":
             args = ", ".join(self.args) or "void"
-            call = f"MPI_{f.name}({', '.join(self.call)})"
-            return (f"{C_RETF[f.ret]} mpi_{name}_({args})\n{{\n    return {call};\n}}\n"
-                    f"FTMPI_F_ALIAS(mpi_{name}_, mpi_{name}_f08_)\n")
+            call = f"{f.prefix}{f.name}({', '.join(self.call)})"
+            return (f"{C_RETF[f.ret]} {name}_({args})\n{{\n    return {call};\n}}\n"
+                    f"FTMPI_F_ALIAS({name}_, {name}_f08_)\n")
         args = ", ".join(self.args + ["MPI_Fint *ierror"] + self.strlens)
         nomem = any("nomem" in st for st in self.pre)
         body = (["int nomem = 0;"] if nomem else []) + ["int rc = MPI_SUCCESS;"] + self.pre
-        call = f"rc = MPI_{f.name}({', '.join(self.call)});"
+        call = f"rc = {f.prefix}{f.name}({', '.join(self.call)});"
         if nomem:
-            body.append(f'if (nomem) {{\n    rc = ftmpi_f_nomem("MPI_{f.name}");\n}} else {{')
+            body.append(f'if (nomem) {{\n    rc = ftmpi_f_nomem("{f.prefix}{f.name}");\n}} else {{')
             body += ["    " + st.replace("\n", "\n    ") for st in [call] + self.post]
             body.append("}")
         else:
@@ -193,8 +199,8 @@ class Wrapper:
         body += self.cleanup
         body.append("if (ierror)\n    *ierror = rc;")
         text = "\n".join("    " + ln for ln in "\n".join(body).split("\n"))
-        return (f"void mpi_{name}_({args})\n{{\n{text}\n}}\n"
-                f"FTMPI_F_ALIAS(mpi_{name}_, mpi_{name}_f08_)\n")
+        return (f"void {name}_({args})\n{{\n{text}\n}}\n"
+                f"FTMPI_F_ALIAS({name}_, {name}_f08_)\n")
 
 
 PROC_BODY = {
@@ -206,10 +212,9 @@ PROC_BODY = {
 
 def wrappers_source(api):
     out = [HEAD, "#include <stdlib.h>\n#include \"mpi.h\"\n#include \"f_support.h\"\n"]
-    for f in api.functions.values():
-        if not f.fortran or f.has("custom"):
-            continue
-        out.append(Wrapper(f).render())
+    for f in api.bound():
+        if not f.has("custom"):
+            out.append(Wrapper(f).render())
     # the predefined callbacks, as Fortran procedures (Fortran arguments)
     for name, cb, action in api.procs:
         c = api.callbacks[cb]

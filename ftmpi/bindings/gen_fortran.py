@@ -66,11 +66,11 @@ def mpif_h(api, vals):
         ftype, shape = SENTINEL_DECL[kind][:2]
         out.append(f"      {ftype} {name}{shape}")
         out.append(f"      COMMON /{common_name(name)}/ {name}")
-    for f in api.functions.values():
-        if f.fortran and f.ret != "int":
+    for f in api.bound(legacy=True):
+        if f.ret != "int":
             ftype = "DOUBLE PRECISION" if f.ret == "double" else "INTEGER(KIND=MPI_ADDRESS_KIND)"
-            out.append(f"      {ftype} MPI_{f.name.upper()}")
-            out.append(f"      EXTERNAL MPI_{f.name.upper()}")
+            out.append(f"      {ftype} {(f.prefix + f.name).upper()}")
+            out.append(f"      EXTERNAL {(f.prefix + f.name).upper()}")
     for name, _, _ in api.procs:
         out.append(f"      EXTERNAL {name}")
     for line in out:
@@ -97,13 +97,16 @@ def ftype(p, f08):
         return f"integer(kind={KIND_INT[k]})"
     if k == "Status":
         return "type(MPI_Status)" if f08 else "integer"
+    if k == "F08status":
+        return "type(MPI_Status)"
     if k == "string":
         return "character(len=*)"
     raise ValueError(f"no Fortran type for kind {k}")
 
 
-def declare(p, f08):
-    """The declaration lines of one dummy argument."""
+def declare(p, f08, intents=True):
+    """The declaration lines of one dummy argument. The standard's procedure
+    types (callbacks) give no intents: intents=False."""
     n = p.name
     if p.kind in ("choice",) or (p.kind == "bufaddr" and not f08):
         return [f"!GCC$ ATTRIBUTES NO_ARG_CHECK :: {n}", f"type(*), dimension(*) :: {n}"]
@@ -115,7 +118,7 @@ def declare(p, f08):
     attrs = [ftype(p, f08)]
     if p.kind == "cptr":
         attrs.append("value")
-    else:
+    elif intents:
         attrs.append(f"intent({intent})")
     shape = ""
     if p.kind == "Status" and not f08:
@@ -197,9 +200,8 @@ def mpi_module(api, vals):
     for name, _, _ in api.procs:
         out.append(f"  external :: {name}")
     out.append("  interface")
-    for f in api.functions.values():
-        if f.fortran:
-            out += procedure(f, "MPI_" + f.name, False)
+    for f in api.bound(legacy=True):
+        out += procedure(f, f.prefix + f.name, False)
     out += ["  end interface", "end module mpi"]
     return "\n".join(out) + "\n"
 
@@ -209,7 +211,7 @@ def callback_interface(c):
     lines = [f"    subroutine MPI_{c.name}({', '.join(p.name for p in c.params)})",
              "      import", "      implicit none"]
     for p in c.params:
-        lines += ["      " + d for d in declare(p, True)]
+        lines += ["      " + d for d in declare(p, True, intents=False)]
     lines.append(f"    end subroutine MPI_{c.name}")
     return lines
 
@@ -241,11 +243,11 @@ def mpi_f08_module(api, vals):
     for name, cb, _ in api.procs:
         if not api.callbacks[cb].has("nof08"):
             out.append(f"  procedure(MPI_{cb}) :: {name}")
-    for f in api.functions.values():
+    for f in api.bound():
         if not f.f08:
             continue
-        out.append(f"  interface MPI_{f.name}")
-        out += procedure(f, f"MPI_{f.name}_f08", True)
+        out.append(f"  interface {f.prefix}{f.name}")
+        out += procedure(f, f"{f.prefix}{f.name}_f08", True)
         out.append("  end interface")
     out.append("contains")
     for h in HANDLES:
