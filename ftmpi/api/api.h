@@ -139,6 +139,23 @@ static inline void api_unlock(void)
 
 #define CHECK_PTR(p) do { if (!(p)) API_FAIL(MPI_ERR_ARG); } while (0)
 
+/* The arguments of MPI_(I)sendrecv(_replace): sets c, sdt, rdt. */
+#define CHECK_SENDRECV(comm, c, sbuf, scount, stype, sdt, dest, stag, rbuf, rcount, rtype, rdt, \
+                       source, rtag)                                                         \
+    do {                                                                                     \
+        CHECK_COMM(comm, c);                                                                 \
+        CHECK_COUNT(scount);                                                                 \
+        CHECK_COUNT(rcount);                                                                 \
+        CHECK_DT(stype, sdt);                                                                \
+        CHECK_DT(rtype, rdt);                                                                \
+        CHECK_BUF(sbuf, scount, sdt);                                                        \
+        CHECK_BUF(rbuf, rcount, rdt);                                                        \
+        CHECK_SEND_TAG(stag);                                                                \
+        CHECK_RECV_TAG(rtag);                                                                \
+        CHECK_DEST(c, dest);                                                                 \
+        CHECK_SOURCE(c, source);                                                             \
+    } while (0)
+
 #define CHECK_USABLE(c) do { if ((rc = api_comm_usable(c)) != MPI_SUCCESS) goto fail; } while (0)
 
 /* Fill a user status (which may be MPI_STATUS_IGNORE). */

@@ -158,6 +158,28 @@ static int pcoll_init(const char *fname, const pcoll_t *args, MPI_Info info, MPI
 
 #define PC(...) (&(pcoll_t){__VA_ARGS__})
 
+/* Gather, scatter (with a root), allgather, alltoall (without): one block
+ * per process, one shape. */
+#define PC_REG_FN(NAME, KIND, ROOT_PARAM, ROOT)                                        \
+    API_WEAK(NAME)                                                                      \
+    int PMPI_##NAME(const void *sendbuf, int sendcount, MPI_Datatype sendtype,          \
+                    void *recvbuf, int recvcount, MPI_Datatype recvtype, ROOT_PARAM     \
+                    MPI_Comm comm, MPI_Info info, MPI_Request *request)                 \
+    {                                                                                   \
+        return pcoll_init("MPI_" #NAME,                                                 \
+                          PC(.kind = (KIND), .sbuf = sendbuf, .scount = sendcount,      \
+                             .sdt = sendtype, .rbuf = recvbuf, .rcount = recvcount,     \
+                             .rdt = recvtype, .root = (ROOT), .comm = comm),            \
+                          info, request);                                               \
+    }
+#define ROOT_ARG int root,
+#define NO_ROOT_ARG
+
+PC_REG_FN(Gather_init, PC_GATHER, ROOT_ARG, root)
+PC_REG_FN(Scatter_init, PC_SCATTER, ROOT_ARG, root)
+PC_REG_FN(Allgather_init, PC_ALLGATHER, NO_ROOT_ARG, 0)
+PC_REG_FN(Alltoall_init, PC_ALLTOALL, NO_ROOT_ARG, 0)
+
 API_WEAK(Barrier_init)
 int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -174,18 +196,6 @@ int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MP
                       info, request);
 }
 
-API_WEAK(Gather_init)
-int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                     MPI_Info info, MPI_Request *request)
-{
-    return pcoll_init("MPI_Gather_init",
-                      PC(.kind = PC_GATHER, .sbuf = sendbuf, .scount = sendcount,
-                         .sdt = sendtype, .rbuf = recvbuf, .rcount = recvcount, .rdt = recvtype,
-                         .root = root, .comm = comm),
-                      info, request);
-}
-
 API_WEAK(Gatherv_init)
 int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                       const int recvcounts[], const int displs[], MPI_Datatype recvtype,
@@ -195,18 +205,6 @@ int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       PC(.kind = PC_GATHERV, .sbuf = sendbuf, .scount = sendcount,
                          .sdt = sendtype, .rbuf = recvbuf, .rcounts = recvcounts,
                          .rdispls = displs, .rdt = recvtype, .root = root, .comm = comm),
-                      info, request);
-}
-
-API_WEAK(Scatter_init)
-int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                      MPI_Info info, MPI_Request *request)
-{
-    return pcoll_init("MPI_Scatter_init",
-                      PC(.kind = PC_SCATTER, .sbuf = sendbuf, .scount = sendcount,
-                         .sdt = sendtype, .rbuf = recvbuf, .rcount = recvcount, .rdt = recvtype,
-                         .root = root, .comm = comm),
                       info, request);
 }
 
@@ -223,18 +221,6 @@ int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int di
                       info, request);
 }
 
-API_WEAK(Allgather_init)
-int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                        MPI_Request *request)
-{
-    return pcoll_init("MPI_Allgather_init",
-                      PC(.kind = PC_ALLGATHER, .sbuf = sendbuf, .scount = sendcount,
-                         .sdt = sendtype, .rbuf = recvbuf, .rcount = recvcount, .rdt = recvtype,
-                         .comm = comm),
-                      info, request);
-}
-
 API_WEAK(Allgatherv_init)
 int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                          void *recvbuf, const int recvcounts[], const int displs[],
@@ -245,18 +231,6 @@ int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendty
                       PC(.kind = PC_ALLGATHERV, .sbuf = sendbuf, .scount = sendcount,
                          .sdt = sendtype, .rbuf = recvbuf, .rcounts = recvcounts,
                          .rdispls = displs, .rdt = recvtype, .comm = comm),
-                      info, request);
-}
-
-API_WEAK(Alltoall_init)
-int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                       MPI_Request *request)
-{
-    return pcoll_init("MPI_Alltoall_init",
-                      PC(.kind = PC_ALLTOALL, .sbuf = sendbuf, .scount = sendcount,
-                         .sdt = sendtype, .rbuf = recvbuf, .rcount = recvcount, .rdt = recvtype,
-                         .comm = comm),
                       info, request);
 }
 

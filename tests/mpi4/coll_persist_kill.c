@@ -8,25 +8,14 @@
  * FT_MPI_CHECK_RECOVER), then start the same request on the shrunk
  * MPI_COMM_WORLD: the sum is over the three of them.
  */
-#include <mpi.h>
 #include <signal.h>
-#include <stdio.h>
 
-static int fails, rank;
-#define CHECK(cond, ...)                                                      \
-    do {                                                                      \
-        if (!(cond)) {                                                        \
-            fprintf(stderr, "coll_persist_kill rank %d: check failed: ", rank); \
-            fprintf(stderr, __VA_ARGS__);                                     \
-            fprintf(stderr, "\n");                                            \
-            fails++;                                                          \
-        }                                                                     \
-    } while (0)
+#include "../mpi/mpitest.h"
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    t_init(&argc, &argv);
+    int rank = t_rank;
     int in = 0, out = -1, rc = MPI_SUCCESS, round;
     MPI_Request r;
     MPI_Allreduce_init(&in, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &r);
@@ -39,30 +28,30 @@ int main(int argc, char **argv)
             rc = MPI_Wait(&r, MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS)
             break;
-        CHECK(out == 10 + 4 * round, "round %d: sum %d, want %d", round, out, 10 + 4 * round);
+        T_CHECK(out == 10 + 4 * round, "round %d: sum %d, want %d", round, out, 10 + 4 * round);
     }
     int cls = -1;
     MPI_Error_class(rc, &cls);
     /* Round 2 may fail too: rank 3 may leave it (its part done) and die
      * while the others still wait in it, and the failure is then known. */
-    CHECK((round == 2 || round == 3) && cls == MPI_ERR_OTHER,
+    T_CHECK((round == 2 || round == 3) && cls == MPI_ERR_OTHER,
           "the failure was reported in round %d, class %d", round, cls);
     /* Recover; the request is inactive again and runs on the new world. */
     MPI_Comm nc = FT_MPI_CHECK_RECOVER;
     rc = MPI_Comm_dup(MPI_COMM_WORLD, &nc);
-    CHECK(rc == MPI_SUCCESS, "recovering dup returned %d", rc);
+    T_CHECK(rc == MPI_SUCCESS, "recovering dup returned %d", rc);
     int size = 0;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    CHECK(size == 3, "world size after SHRINK is %d", size);
+    T_CHECK(size == 3, "world size after SHRINK is %d", size);
     in = 100;
     rc = MPI_Start(&r);
-    CHECK(rc == MPI_SUCCESS, "start after the recovery returned %d", rc);
+    T_CHECK(rc == MPI_SUCCESS, "start after the recovery returned %d", rc);
     rc = MPI_Wait(&r, MPI_STATUS_IGNORE);
-    CHECK(rc == MPI_SUCCESS && out == 300, "after the recovery: rc %d sum %d, want 300", rc, out);
+    T_CHECK(rc == MPI_SUCCESS && out == 300, "after the recovery: rc %d sum %d, want 300", rc, out);
     rc = MPI_Request_free(&r);
-    CHECK(rc == MPI_SUCCESS, "free returned %d", rc);
+    T_CHECK(rc == MPI_SUCCESS, "free returned %d", rc);
     MPI_Comm_free(&nc);
-    printf("coll_persist_kill rank %d: %s\n", rank, fails ? "FAILED" : "ok");
+    printf("coll_persist_kill rank %d: %s\n", rank, t_errors ? "FAILED" : "ok");
     MPI_Finalize();
-    return fails ? 1 : 0;
+    return t_errors ? 1 : 0;
 }

@@ -6,22 +6,21 @@
  * MPI_ERR_OTHER, and the half with the live peer happens: rank 1 gets
  * rank 0's value. The survivors then recover.
  */
-#include <mpi.h>
 #include <signal.h>
-#include <stdio.h>
+
+#include "../mpi/mpitest.h"
 
 int main(int argc, char **argv)
 {
-    int rank, fails = 0, x = -1, rc;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    int x = -1, rc;
+    t_init(&argc, &argv);
+    int rank = t_rank;
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 2)
         raise(SIGKILL);
     /* Both survivors learn of the failure first. */
     rc = MPI_Recv(&x, 1, MPI_INT, 2, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    if (rc != MPI_ERR_OTHER)
-        fails++, fprintf(stderr, "isendrecv_kill rank %d: check failed: recv from dead rank returned %d\n", rank, rc);
+    T_CHECK(rc == MPI_ERR_OTHER, "recv from dead rank returned %d", rc);
     MPI_Request q;
     int v = 10 + rank;
     x = -1;
@@ -31,21 +30,18 @@ int main(int argc, char **argv)
         rc = MPI_Isendrecv(&v, 1, MPI_INT, 2, 3, &x, 1, MPI_INT, 0, 3, MPI_COMM_WORLD, &q);
     if (rc == MPI_SUCCESS)
         rc = MPI_Wait(&q, MPI_STATUS_IGNORE);
-    if (rc != MPI_ERR_OTHER)
-        fails++, fprintf(stderr, "isendrecv_kill rank %d: check failed: Isendrecv with a dead peer returned %d\n", rank, rc);
-    if (rank == 1 && x != 10)
-        fails++, fprintf(stderr, "isendrecv_kill rank 1: check failed: got %d from rank 0, want 10\n", x);
+    T_CHECK(rc == MPI_ERR_OTHER, "Isendrecv with a dead peer returned %d", rc);
+    T_CHECK(rank != 1 || x == 10, "got %d from rank 0, want 10", x);
     /* Both are done before either recovers (docs/ft.md). */
     int tok = 0;
     MPI_Sendrecv(&tok, 1, MPI_INT, 1 - rank, 8, &tok, 1, MPI_INT, 1 - rank, 8, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
     MPI_Comm nc = FT_MPI_CHECK_RECOVER;
     rc = MPI_Comm_dup(MPI_COMM_WORLD, &nc);
-    if (rc != MPI_SUCCESS)
-        fails++, fprintf(stderr, "isendrecv_kill rank %d: check failed: recovery returned %d\n", rank, rc);
+    T_CHECK(rc == MPI_SUCCESS, "recovery returned %d", rc);
     else
         MPI_Comm_free(&nc);
-    printf("isendrecv_kill rank %d: %s\n", rank, fails ? "FAILED" : "ok");
+    printf("isendrecv_kill rank %d: %s\n", rank, t_errors ? "FAILED" : "ok");
     MPI_Finalize();
-    return fails ? 1 : 0;
+    return t_errors ? 1 : 0;
 }
