@@ -39,7 +39,7 @@ int main(int argc, char **argv)
     MPI_Comm nc = FT_MPI_CHECK_RECOVER;
     rc = MPI_Comm_dup(MPI_COMM_WORLD, &nc);
     T_CHECK(rc == MPI_SUCCESS, "recovery returned %d", rc);
-    else
+    if (rc == MPI_SUCCESS)
         MPI_Comm_free(&nc);
     printf("isendrecv_kill rank %d: %s\n", rank, t_errors ? "FAILED" : "ok");
     MPI_Finalize();
