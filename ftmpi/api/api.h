@@ -140,6 +140,23 @@ static inline void api_unlock(void)
 
 #define CHECK_PTR(p) do { if (!(p)) API_FAIL(MPI_ERR_ARG); } while (0)
 
+/* The arguments of MPI_(I)sendrecv(_replace): sets c, sdt, rdt. */
+#define CHECK_SENDRECV(comm, c, sbuf, scount, stype, sdt, dest, stag, rbuf, rcount, rtype, rdt, \
+                       source, rtag)                                                         \
+    do {                                                                                     \
+        CHECK_COMM(comm, c);                                                                 \
+        CHECK_COUNT(scount);                                                                 \
+        CHECK_COUNT(rcount);                                                                 \
+        CHECK_DT(stype, sdt);                                                                \
+        CHECK_DT(rtype, rdt);                                                                \
+        CHECK_BUF(sbuf, scount, sdt);                                                        \
+        CHECK_BUF(rbuf, rcount, rdt);                                                        \
+        CHECK_SEND_TAG(stag);                                                                \
+        CHECK_RECV_TAG(rtag);                                                                \
+        CHECK_DEST(c, dest);                                                                 \
+        CHECK_SOURCE(c, source);                                                             \
+    } while (0)
+
 #define CHECK_USABLE(c) do { if ((rc = api_comm_usable(c)) != MPI_SUCCESS) goto fail; } while (0)
 
 /* Fill a user status (which may be MPI_STATUS_IGNORE). */
@@ -175,6 +192,9 @@ int api_greq_cancel(req_t *r, int complete);
 /* Complete a request for the user: status out, free unless persistent.
  * Returns the request's error. */
 int api_req_finish(req_t *r, MPI_Request *handle_p, MPI_Status *status);
+/* MPI_Start of a persistent collective (api/coll_persist.c): runs the
+ * round's non-blocking collective, which raises its own errors. */
+int api_pcoll_start(req_t *r);
 /* Blocking send/recv used inside the library (collectives and friends). */
 int api_wait_internal(req_t *r);
 /* MPI_Sendrecv's body, arguments checked (api/p2p_recv.c); also the

@@ -228,7 +228,12 @@ static int rs_impl(const char *fname, const void *sendbuf, void *recvbuf, const 
         CHECK_COUNTS(counts, c->size);
     CHECK_REDUCTION(type, dt, opn, op);
     CHECK_NOT_INPLACE_INTER(c, sendbuf);
-    CHECK_ALIAS(sendbuf, recvbuf, 1);
+    /* Aliasing matters only when there is data: a zero-size reduce-scatter
+     * may pass NULL for both buffers (issue 19). */
+    long long total = 0;
+    for (int i = 0; i < c->size; i++)
+        total += block ? count : counts[i];
+    CHECK_ALIAS(sendbuf, recvbuf, total);
     CHECK_USABLE(c);
     if (coll_ft_active(c)) {
         rc = rs_ft(c, sendbuf, recvbuf, counts, count, dt, op, request, block);

@@ -1,5 +1,6 @@
 /*
- * MPI_Comm_idup (non-blocking context agreement), MPI_Comm_dup_with_info,
+ * MPI_Comm_idup (non-blocking context agreement) and MPI_Comm_idup_with_info,
+ * MPI_Comm_dup_with_info,
  * MPI_Comm_set_info and MPI_Comm_get_info.
  *
  * Comm_idup makes the new communicator object and its handle at once (so
@@ -51,16 +52,21 @@ static void idup_done(void *arg, int rc, const uint32_t *ctx)
     req_complete(r);
 }
 
-API_WEAK(Comm_idup)
-int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+/* MPI_Comm_idup, and with with_info MPI_Comm_idup_with_info (MPI-4.0):
+ * the new communicator's hints are then the ones given. */
+static int idup_common(const char *fname, MPI_Comm comm, int with_info, MPI_Info info,
+                       MPI_Comm *newcomm, MPI_Request *request)
 {
-    API_BEGIN("MPI_Comm_idup");
+    API_BEGIN(fname);
     comm_t *c, *n = NULL;
     req_t *r = NULL;
     idup_t *d = NULL;
+    info_t *in = NULL;
     CHECK_PTR(newcomm);
     CHECK_PTR(request);
     CHECK_COMM(comm, c);
+    if (with_info)
+        CHECK_INFO_OR_NULL(info, in);
     CHECK_USABLE(c);
     n = comm_new(c->group, c->rgroup, 0);
     r = req_alloc(REQ_COLL);
@@ -75,6 +81,14 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     rc = api_comm_dup_extras(c, n);
     if (rc != MPI_SUCCESS)
         goto undo;
+    if (with_info) {
+        info_release(n->info);
+        n->info = NULL;
+        if (in && !(n->info = info_dup(in))) {
+            rc = MPI_ERR_NO_MEM;
+            goto undo;
+        }
+    }
     r->comm = c;
     comm_retain(c);
     r->status.MPI_SOURCE = MPI_ANY_SOURCE;
@@ -101,6 +115,19 @@ undo:
         req_free(r);
     free(d);
     API_END();
+}
+
+API_WEAK(Comm_idup)
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    return idup_common("MPI_Comm_idup", comm, 0, MPI_INFO_NULL, newcomm, request);
+}
+
+API_WEAK(Comm_idup_with_info)
+int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+                             MPI_Request *request)
+{
+    return idup_common("MPI_Comm_idup_with_info", comm, 1, info, newcomm, request);
 }
 
 API_WEAK(Comm_dup_with_info)

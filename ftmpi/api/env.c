@@ -70,10 +70,22 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     return init_common("MPI_Init_thread", required, provided);
 }
 
+static int no_orphans(void *arg)
+{
+    (void)arg;
+    return req_orphans() == 0;
+}
+
 API_WEAK(Finalize)
 int PMPI_Finalize(void)
 {
     API_BEGIN("MPI_Finalize");
+    /* Requests the user freed while active must still complete (MPI-4.0
+     * 3.7.3): a freed receive may be the one a peer's send, itself waited
+     * for in the peer's MPI_Finalize, needs. Wait for them before the
+     * runtime's finalize, which no longer moves messages. A failed peer
+     * completes them with an error. */
+    progress_wait(no_orphans, NULL);
     /* ULFM: answer for our agreements until every member has them. */
     ulfm_finalize();
     /* After finalize no error handler exists: the code is returned. */

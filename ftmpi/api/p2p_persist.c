@@ -57,13 +57,20 @@ int PMPI_Recv_init(void *buf, int count, MPI_Datatype type, int source, int tag,
                        SEND_STANDARD, request);
 }
 
-static int start_one(req_t *r)
+/* *raised: the error was raised already (a persistent collective's round). */
+static int start_one(req_t *r, int *raised)
 {
+    *raised = 0;
     if (!r->persistent || r->active)
         return MPI_ERR_REQUEST;
     int rc = api_comm_usable(r->comm);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (r->kind == REQ_COLL) {
+        rc = api_pcoll_start(r);
+        *raised = rc != MPI_SUCCESS;
+        return rc;
+    }
     r->active = 1;
     r->status.MPI_ERROR = MPI_SUCCESS;
     if (r->kind == REQ_RECV)
@@ -88,7 +95,10 @@ int PMPI_Start(MPI_Request *request)
     if (!r)
         API_FAIL(MPI_ERR_REQUEST);
     err_comm = r->comm;
-    rc = start_one(r);
+    int raised;
+    rc = start_one(r, &raised);
+    if (raised)
+        API_LEAVE_RAISED(rc);
     API_END();
 }
 
@@ -108,8 +118,12 @@ int PMPI_Startall(int count, MPI_Request requests[])
     for (int i = 0; i < count; i++) {
         req_t *r = req_get(requests[i]);
         err_comm = r->comm;
-        if ((rc = start_one(r)) != MPI_SUCCESS)
+        int raised;
+        if ((rc = start_one(r, &raised)) != MPI_SUCCESS) {
+            if (raised)
+                API_LEAVE_RAISED(rc);
             goto fail;
+        }
     }
     API_END();
 }

@@ -112,17 +112,8 @@ static int sendrecv_common(const char *fname, const void *sbuf, int scount, MPI_
     API_BEGIN(fname);
     comm_t *c;
     dt_t *sdt, *rdt;
-    CHECK_COMM(comm, c);
-    CHECK_COUNT(scount);
-    CHECK_COUNT(rcount);
-    CHECK_DT(stype, sdt);
-    CHECK_DT(rtype, rdt);
-    CHECK_BUF(sbuf, scount, sdt);
-    CHECK_BUF(rbuf, rcount, rdt);
-    CHECK_SEND_TAG(stag);
-    CHECK_RECV_TAG(rtag);
-    CHECK_DEST(c, dest);
-    CHECK_SOURCE(c, source);
+    CHECK_SENDRECV(comm, c, sbuf, scount, stype, sdt, dest, stag, rbuf, rcount, rtype, rdt, source,
+                   rtag);
     CHECK_USABLE(c);
     rc = api_sendrecv(c, sbuf, scount, sdt, dest, stag, rbuf, rcount, rdt, source, rtag, status);
     API_END();

@@ -83,6 +83,19 @@ int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype type, MPI_Count *
     return count_common("MPI_Get_elements_x", status, type, count, 1);
 }
 
+/* MPI-4.0 large-count forms */
+API_WEAK(Get_elements_c)
+int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype type, MPI_Count *count)
+{
+    return count_common("MPI_Get_elements_c", status, type, count, 1);
+}
+
+API_WEAK(Get_count_c)
+int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype type, MPI_Count *count)
+{
+    return count_common("MPI_Get_count_c", status, type, count, 0);
+}
+
 static int set_elements(const char *fname, MPI_Status *status, MPI_Datatype type, MPI_Count n)
 {
     API_BEGIN(fname);

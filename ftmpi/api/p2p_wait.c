@@ -325,13 +325,16 @@ int PMPI_Request_free(MPI_Request *request)
         } else {
             r->user_freed = 1;
         }
-    } else if (r->complete && (!r->persistent || !r->active)) {
+    } else if (r->pcoll && r->active) {
+        API_FAIL(MPI_ERR_REQUEST); /* an active persistent collective (MPI-4.0 6.13) */
+    } else if (r->complete) {
+        /* Done (a started persistent request too, though not waited
+         * for): nothing is left to go on. */
         req_free(r);
     } else {
-        /* Still running: it frees itself when it completes. */
-        req_drop_handle(r);
-        r->persistent = 0;
-        r->user_freed = 1;
+        /* Still running: it frees itself when it completes, and
+         * MPI_Finalize waits for that. */
+        req_orphan(r);
     }
     *request = MPI_REQUEST_NULL;
     API_END();

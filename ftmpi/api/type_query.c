@@ -24,6 +24,7 @@ static int get_dt(MPI_Datatype h, dt_t **dt)
 
 TYPE_QUERY(Type_size, int, dt->size > INT_MAX ? MPI_UNDEFINED : (int)dt->size)
 TYPE_QUERY(Type_size_x, MPI_Count, dt->size)
+TYPE_QUERY(Type_size_c, MPI_Count, dt->size) /* MPI-4.0 large-count form */
 TYPE_QUERY(Type_extent, MPI_Aint, dt->extent)
 TYPE_QUERY(Type_lb, MPI_Aint, dt->lb)
 TYPE_QUERY(Type_ub, MPI_Aint, dt->ub)
@@ -47,6 +48,9 @@ TYPE_PAIR(Type_get_extent, MPI_Aint, dt->lb, dt->extent)
 TYPE_PAIR(Type_get_extent_x, MPI_Count, dt->lb, dt->extent)
 TYPE_PAIR(Type_get_true_extent, MPI_Aint, dt->true_lb, dt->true_ub - dt->true_lb)
 TYPE_PAIR(Type_get_true_extent_x, MPI_Count, dt->true_lb, dt->true_ub - dt->true_lb)
+/* MPI-4.0 large-count forms */
+TYPE_PAIR(Type_get_extent_c, MPI_Count, dt->lb, dt->extent)
+TYPE_PAIR(Type_get_true_extent_c, MPI_Count, dt->true_lb, dt->true_ub - dt->true_lb)
 
 API_WEAK(Get_address)
 int PMPI_Get_address(const void *location, MPI_Aint *address)

@@ -26,6 +26,8 @@ def c_type(p):
         return "int*"
     if k == "argv":
         return "char***"
+    if k == "strings":
+        return "char**"
     if k == "string":
         return "char*"
     if k == "Status":

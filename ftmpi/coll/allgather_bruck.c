@@ -11,8 +11,11 @@
 int allgather_bruck(sched_t *s, void *rbuf, size_t rcount, dt_t *rdt)
 {
     int p = coll_p(s), me = coll_me(s);
+    /* Rank 0 works in rbuf, which may be NULL for a zero-size allgather:
+     * only a temporary buffer that could not be allocated is an error
+     * (issue 19: rank 0 left without communicating). */
     void *tmp = me == 0 ? rbuf : sched_tmpbuf(s, rdt, (size_t)p * rcount);
-    if (!tmp)
+    if (me != 0 && !tmp)
         return s->err;
     if (me != 0) {
         sched_copy(s, coll_at(rbuf, rdt, (size_t)me * rcount), rcount, rdt, tmp, rcount, rdt);

@@ -1,5 +1,6 @@
 #include "core/attr.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,17 +119,28 @@ static int call_delete(keyval_t *k, int obj, int keyval, void *val)
     return rc;
 }
 
+static attr_t **attr_find(void **list, int keyval)
+{
+    attr_t **pp = (attr_t **)list;
+    while (*pp && (*pp)->keyval != keyval)
+        pp = &(*pp)->next;
+    return pp;
+}
+
 int attr_set(kv_kind_t kind, void **list, int obj, int keyval, void *val)
 {
     keyval_t *k = kv_get(kind, keyval);
     if (!k || k->freed)
         return attr_keyval_predefined(keyval) ? MPI_ERR_ARG : MPI_ERR_KEYVAL;
-    attr_t **pp = (attr_t **)list;
-    for (; *pp; pp = &(*pp)->next) {
-        if ((*pp)->keyval == keyval) {
-            int rc = call_delete(k, obj, keyval, (*pp)->val);
-            if (rc != MPI_SUCCESS)
-                return rc;
+    attr_t **pp = attr_find(list, keyval);
+    if (*pp) {
+        int rc = call_delete(k, obj, keyval, (*pp)->val);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        /* The callback may have changed the list (deleted this very
+         * attribute or others): look again. */
+        pp = attr_find(list, keyval);
+        if (*pp) {
             (*pp)->val = val; /* keeps its place in the order */
             return MPI_SUCCESS;
         }
@@ -163,19 +175,27 @@ int attr_delete(kv_kind_t kind, void **list, int obj, int keyval)
     keyval_t *k = kv_get(kind, keyval);
     if (!k)
         return attr_keyval_predefined(keyval) ? MPI_ERR_ARG : MPI_ERR_KEYVAL;
-    for (attr_t **pp = (attr_t **)list; *pp; pp = &(*pp)->next) {
-        attr_t *a = *pp;
-        if (a->keyval != keyval)
-            continue;
-        int rc = call_delete(k, obj, keyval, a->val);
-        if (rc != MPI_SUCCESS)
-            return rc;
-        *pp = a->next;
-        free(a);
-        kv_unref(keyval);
-        return MPI_SUCCESS;
+    attr_t **pp = attr_find(list, keyval);
+    attr_t *a = *pp;
+    if (!a)
+        return MPI_ERR_KEYVAL; /* not attached */
+    /* Unlinked before the callback runs: a callback that deletes other
+     * attributes (or this one again) sees a consistent list. */
+    int prev = pp == (attr_t **)list ? 0 : ((attr_t *)((char *)pp - offsetof(attr_t, next)))->keyval;
+    *pp = a->next;
+    int rc = call_delete(k, obj, keyval, a->val);
+    if (rc != MPI_SUCCESS) {
+        /* The deletion failed: the attribute stays, where it was if its
+         * predecessor is still there, else first. */
+        attr_t **at = prev ? attr_find(list, prev) : NULL;
+        at = at && *at ? &(*at)->next : (attr_t **)list;
+        a->next = *at;
+        *at = a;
+        return rc;
     }
-    return MPI_ERR_KEYVAL; /* not attached */
+    free(a);
+    kv_unref(keyval);
+    return MPI_SUCCESS;
 }
 
 int attr_copy(kv_kind_t kind, void *from, int from_obj, void **to)
@@ -213,18 +233,24 @@ int attr_copy(kv_kind_t kind, void *from, int from_obj, void **to)
 
 int attr_clear(kv_kind_t kind, void **list, int obj)
 {
+    /* Last attached first (MPI-2.2 asks this order for MPI_COMM_SELF at
+     * MPI_Finalize; for a free any order is allowed). Each attribute is
+     * unlinked before its callback runs, so a callback may delete or set
+     * other attributes of the object: the loop ends when none is left. */
     int rc = MPI_SUCCESS;
     while (*list) {
-        attr_t *a = *list;
+        attr_t **pp = (attr_t **)list;
+        while ((*pp)->next)
+            pp = &(*pp)->next;
+        attr_t *a = *pp;
+        *pp = NULL;
         keyval_t *k = kv_get(kind, a->keyval);
         if (k) {
             int r = call_delete(k, obj, a->keyval, a->val);
             if (r != MPI_SUCCESS && rc == MPI_SUCCESS)
                 rc = r;
-        }
-        *list = a->next;
-        if (k)
             kv_unref(a->keyval);
+        }
         free(a);
     }
     return rc;

@@ -2,9 +2,12 @@
  * Attributes on communicators (and datatypes): keyvals with copy and
  * delete callbacks, per-object lists kept in the order in which each
  * keyval was first attached (replacing a value keeps its place), so that
- * delete callbacks run in a documented order: attachment order. FT-MPI's
- * recovery callbacks (docs/ft.md, contract section 6) are delete functions on
- * MPI_COMM_WORLD and run in that order.
+ * delete callbacks run in a documented order. FT-MPI's recovery callbacks
+ * (docs/ft.md, contract section 6) are delete functions on MPI_COMM_WORLD
+ * and run in attachment order; freeing an object (and MPI_COMM_SELF at
+ * MPI_Finalize, as MPI-2.2 asks) runs them last attached first. A delete
+ * callback may delete or set other attributes of the same object: each
+ * attribute leaves the list before its callback runs.
  */
 #ifndef FTMPI_CORE_ATTR_H
 #define FTMPI_CORE_ATTR_H
@@ -35,7 +38,7 @@ int attr_get(kv_kind_t kind, void **list, int keyval, void *val_out, int *flag);
 int attr_delete(kv_kind_t kind, void **list, int obj_handle, int keyval);
 /* Copy the list of `from` into `*to` through the copy callbacks (dup). */
 int attr_copy(kv_kind_t kind, void *from, int from_handle, void **to);
-/* Run every delete callback and empty the list (free). */
+/* Run every delete callback, last attached first, and empty the list (free). */
 int attr_clear(kv_kind_t kind, void **list, int obj_handle);
 /* Empty the list without calling any callback (finalize). */
 void attr_drop(kv_kind_t kind, void **list);

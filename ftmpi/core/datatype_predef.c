@@ -166,6 +166,8 @@ int dt_module_init(void)
     P(58, "MPI_CXX_FLOAT_COMPLEX", DTK_FCOMPLEX, float _Complex);
     P(59, "MPI_CXX_DOUBLE_COMPLEX", DTK_DCOMPLEX, double _Complex);
     P(60, "MPI_CXX_LONG_DOUBLE_COMPLEX", DTK_LDCOMPLEX, long double _Complex);
+    P(61, "MPI_COMPLEX8", DTK_FCOMPLEX, float _Complex);
+    P(62, "MPI_COMPLEX16", DTK_DCOMPLEX, double _Complex);
     /* MPI_LB and MPI_UB are markers: no data, no extent. */
     dt_predef[18].has_lb = 1;
     dt_predef[19].has_ub = 1;

@@ -12,6 +12,7 @@ static req_t **chunks;
 static size_t nchunks;
 static uint32_t pool_size;
 static req_t *free_list;    /* linked through ->ctx */
+static int norphans;        /* requests freed by the user while active */
 
 int req_module_init(void)
 {
@@ -28,6 +29,7 @@ void req_module_fini(void)
     nchunks = 0;
     pool_size = 0;
     free_list = NULL;
+    norphans = 0;
     handle_table_fini(&req_table);
 }
 
@@ -88,6 +90,10 @@ req_t *req_new_p2p(req_kind_t kind, comm_t *c, const void *buf, int count, dt_t 
 
 void req_free(req_t *r)
 {
+    if (r->orphan) {
+        r->orphan = 0;
+        norphans--;
+    }
     if (r->handle != MPI_REQUEST_NULL)
         handle_release(&req_table, r->handle);
     if (r->dt)
@@ -95,6 +101,8 @@ void req_free(req_t *r)
     if (r->comm)
         comm_release(r->comm);
     free(r->pack_tmp);
+    free(r->pcoll);
+    r->pcoll = NULL;
     r->serial++;           /* stale tokens no longer match */
     r->handle = MPI_REQUEST_NULL;
     r->complete = 0;
@@ -117,6 +125,22 @@ void req_drop_handle(req_t *r)
         handle_release(&req_table, r->handle);
         r->handle = MPI_REQUEST_NULL;
     }
+}
+
+void req_orphan(req_t *r)
+{
+    req_drop_handle(r);
+    r->persistent = 0;
+    r->user_freed = 1;
+    if (!r->orphan) {
+        r->orphan = 1;
+        norphans++;
+    }
+}
+
+int req_orphans(void)
+{
+    return norphans;
 }
 
 req_t *req_get(MPI_Request h)

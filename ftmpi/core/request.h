@@ -34,6 +34,7 @@ struct req {
     uint8_t persistent;
     uint8_t active;       /* persistent: started and not yet completed */
     uint8_t user_freed;   /* MPI_Request_free on an active request */
+    uint8_t orphan;       /* freed by the user while active: counted by req_orphans */
     uint8_t cancel_pending;
     uint8_t data_done;    /* send: the data has left the buffer / was matched */
     send_mode_t mode;
@@ -59,6 +60,12 @@ struct req {
     /* completion hook for internal users (bsend, collectives) */
     req_done_fn *on_done;
     void *ctx;
+    /* persistent collectives (api/coll_persist.c): the arguments of the
+     * call each MPI_Start makes, and for the request of one round, the
+     * persistent request it belongs to */
+    void *pcoll;
+    req_t *parent;        /* also: the MPI_Isendrecv whose half this is */
+    int nchildren;        /* MPI_Isendrecv: halves not complete yet */
     /* generalized requests */
     MPI_Grequest_query_function *gq;
     MPI_Grequest_free_function *gf;
@@ -80,6 +87,11 @@ void req_free(req_t *r);                   /* back to the pool, handle released 
 int req_make_handle(req_t *r);             /* MPI_ERR_NO_MEM on failure */
 req_t *req_get(MPI_Request h);             /* NULL if not a live handle */
 void req_drop_handle(req_t *r);            /* the user gave the handle up */
+/* MPI_Request_free on an active request: the handle goes, the request
+ * frees itself when it completes; until then it counts in req_orphans(),
+ * for which MPI_Finalize waits (the communication must complete). */
+void req_orphan(req_t *r);
+int req_orphans(void);
 static inline uint64_t req_token(const req_t *r) { return ((uint64_t)r->serial << 32) | r->index; }
 req_t *req_from_token(uint64_t token);     /* NULL if stale */
 /* Mark complete and run the completion hook. */

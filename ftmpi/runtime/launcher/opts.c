@@ -27,6 +27,7 @@ static const char usage_text[] =
 "  -x VAR[=VALUE]             export VAR (with VALUE, or its current value)\n"
 "  --tag-output               prefix every output line with [rank]\n"
 "  --timeout SECONDS          kill the job after SECONDS, exit 124\n"
+"                             (default: $MPIEXEC_TIMEOUT, else none)\n"
 "  --ring-bytes N             shared-memory ring size (power of two,\n"
 "                             default 65536)\n"
 "  --hosts H1[:SLOTS],H2,...  run on these hosts (ranks are placed in\n"
@@ -312,6 +313,10 @@ int ftrun_opts_parse(ftrun_opts_t *o, int argc, char **argv)
     o->hb_interval = 0.5;
     o->hb_timeout = 3.0;
     int np_given = 0, agent_given = 0, hosts_given = 0, i, rc;
+    /* MPIEXEC_TIMEOUT (as MPICH's and Open MPI's launchers): --timeout's default. */
+    const char *et = getenv("MPIEXEC_TIMEOUT");
+    if (et && *et && (parse_seconds(et, &o->timeout_s) || o->timeout_s <= 0))
+        return opt_error("invalid value '%s' in environment variable MPIEXEC_TIMEOUT (seconds > 0)", et);
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--") == 0) {
