@@ -214,9 +214,10 @@ typedef struct sw_diag {
     int finite;            /* 0: NaN/Inf in the height field */
 } sw_diag_t;
 
-/* Collective: diagnostics of the current level; with `hglob` (world rank
-   0 of comm; nlon*nlat each) also the gathered height and error fields. */
-int sw_diagnose(sw_model_t *m, sw_diag_t *d, double *hglob, double *eglob);
+/* Collective: diagnostics of the current level; `maps` 1: also gather the
+   height field into hglob, 2: and the error into eglob (nlon*nlat each,
+   significant on rank 0 of the model's communicator only). */
+int sw_diagnose(sw_model_t *m, sw_diag_t *d, int maps, double *hglob, double *eglob);
 /* Collective: FNV-1a 64 of both time levels in global (m, n) order, on rank 0. */
 int sw_state_checksum(sw_model_t *m, uint64_t *h);
 uint64_t sw_fnv1a(uint64_t h, const void *p, size_t n);

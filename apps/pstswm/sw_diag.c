@@ -52,7 +52,7 @@ static int gather_grid(sw_model_t *m, const double *loc, double *glob)
     return rc;
 }
 
-int sw_diagnose(sw_model_t *m, sw_diag_t *d, double *hglob, double *eglob)
+int sw_diagnose(sw_model_t *m, sw_diag_t *d, int maps, double *hglob, double *eglob)
 {
     const sw_grid_t *g = &m->g;
     int rc, tc = m->o->test_case;
@@ -112,9 +112,9 @@ int sw_diagnose(sw_model_t *m, sw_diag_t *d, double *hglob, double *eglob)
     } else {
         d->l1 = d->l2 = d->linf = NAN;
     }
-    if (hglob && (rc = gather_grid(m, h, hglob)) != MPI_SUCCESS)
+    if (maps >= 1 && (rc = gather_grid(m, h, hglob)) != MPI_SUCCESS)
         return rc;
-    if (eglob && (rc = gather_grid(m, err, eglob)) != MPI_SUCCESS)
+    if (maps >= 2 && (rc = gather_grid(m, err, eglob)) != MPI_SUCCESS)
         return rc;
     return MPI_SUCCESS;
 }

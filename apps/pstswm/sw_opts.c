@@ -56,6 +56,20 @@ double sw_default_dt(int trunc)
     return d < 1 ? 1.0 : d;
 }
 
+/* the options that take a value */
+static int known(const char *a)
+{
+    static const char *opts[] = {"--case", "--trunc", "--days", "--dt", "--alpha",
+                                 "--robert", "--diffusion", "--output-hours",
+                                 "--ckpt-interval", "--encoding", "--checksums",
+                                 "--restart-in", "--restart-out", "--restart-every", "--plot",
+                                 "--event-log", "--delay-us"};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        if (!strcmp(a, opts[i]))
+            return 1;
+    return 0;
+}
+
 #define SW_FAIL(...)                                                                        \
     do {                                                                                    \
         if (loud)                                                                           \
@@ -91,6 +105,8 @@ int sw_opts_parse(int argc, char **argv, sw_opts_t *o, int loud)
             used = 0;
         } else if (strncmp(a, "--", 2) != 0) {
             SW_FAIL("unexpected argument '%s'\n%s", a, sw_usage);
+        } else if (!known(a)) {
+            SW_FAIL("unknown option '%s'\n%s", a, sw_usage);
         } else if (v == NULL) {
             bad = 1;
         } else if (!strcmp(a, "--case")) {
@@ -150,8 +166,6 @@ int sw_opts_parse(int argc, char **argv, sw_opts_t *o, int loud)
         } else if (!strcmp(a, "--delay-us")) {
             bad = opt_int(v, 0, 1e7, &d);
             o->delay_us = (long)d;
-        } else {
-            SW_FAIL("unknown option '%s'\n%s", a, sw_usage);
         }
         if (bad)
             SW_FAIL("bad or missing value for %s%s%s\n", a, v ? ": " : "", v ? v : "");

@@ -116,11 +116,14 @@ int sw_plot(sw_model_t *m, const char *dir)
     if (root) {
         h = malloc(sizeof(double) * n);
         e = malloc(sizeof(double) * n);
-        ok = h && e;
+        if (!h || !e) { /* the others are on their way into the gathers */
+            fprintf(stderr, "pstswm: no memory for the maps (%zu bytes)\n", 2 * n * sizeof(double));
+            MPI_Abort(MPI_COMM_WORLD, SW_EXIT_ERROR);
+        }
     }
     sw_diag_t d;
-    int rc = sw_diagnose(m, &d, root && ok ? h : NULL, root && ok && exact ? e : NULL);
-    if (rc == MPI_SUCCESS && root && ok) {
+    int rc = sw_diagnose(m, &d, exact ? 2 : 1, h, e);
+    if (rc == MPI_SUCCESS && root) {
         char path[4200];
         if (mkdir(dir, 0777) != 0 && errno != EEXIST)
             ok = 0;

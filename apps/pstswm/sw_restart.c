@@ -131,7 +131,7 @@ static void restart_path(const sw_model_t *m, const char *base, char *p, size_t 
 
 int sw_restart_write_file(const sw_model_t *m, const char *base)
 {
-    char path[200], tmp[220];
+    char path[4096], tmp[4112];
     restart_path(m, base, path, sizeof path);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "wb");
@@ -148,18 +148,18 @@ int sw_restart_write_file(const sw_model_t *m, const char *base)
 
 int sw_restart_read_file(sw_model_t *m, const char *base)
 {
-    char path[200];
+    char path[4096];
     restart_path(m, base, path, sizeof path);
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(m->err, sizeof m->err, "%s: %s", path, strerror(errno));
+        snprintf(m->err, sizeof m->err, "%.160s: %s", path, strerror(errno));
         return -1;
     }
     int rc = sw_restart_read(m, f);
     fclose(f);
     if (rc != 0) {
         char e[sizeof m->err];
-        snprintf(e, sizeof e, "%s: %s", path, m->err);
+        snprintf(e, sizeof e, "%.120s: %.120s", path, m->err);
         memcpy(m->err, e, sizeof e);
     }
     return rc;

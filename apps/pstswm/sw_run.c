@@ -57,7 +57,7 @@ static int app_start(sw_app_t *a)
     }
     if (!a->o->restart_in) { /* a restart record carries the first run's */
         sw_diag_t d;
-        if ((rc = sw_diagnose(m, &d, NULL, NULL)) != MPI_SUCCESS)
+        if ((rc = sw_diagnose(m, &d, 0, NULL, NULL)) != MPI_SUCCESS)
             return rc;
         m->mass0 = d.mass;
         m->energy0 = d.energy;
@@ -70,7 +70,7 @@ static int app_output(sw_app_t *a)
 {
     sw_model_t *m = &a->m;
     sw_diag_t d;
-    int rc = sw_diagnose(m, &d, NULL, NULL);
+    int rc = sw_diagnose(m, &d, 0, NULL, NULL);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!d.finite)
@@ -122,7 +122,7 @@ static int app_end(sw_app_t *a, double step_s, double ckpt_s, int64_t steps_run)
     }
     if (a->o->plot_dir && (rc = sw_plot(m, a->o->plot_dir)) != MPI_SUCCESS)
         return rc;
-    if ((rc = sw_diagnose(m, &r->d, NULL, NULL)) != MPI_SUCCESS)
+    if ((rc = sw_diagnose(m, &r->d, 0, NULL, NULL)) != MPI_SUCCESS)
         return rc;
     if (!r->d.finite)
         r->unstable = 1;
@@ -198,8 +198,9 @@ static int ft_setup(void *arg, ftiter_t *sk, MPI_Comm data)
     a->sk = sk;
     if (sw_model_create(&a->m, a->o, data) != 0)
         return FTITER_ERR_APP;
-    /* the restart record's size depends on the layout only */
-    return ftiter_register_serial(sk, sw_restart_size(&a->m)) == FTITER_SUCCESS
+    /* the restart record's size depends on the layout only (plus room for the
+       terminating NUL byte that a "w" fmemopen stream keeps) */
+    return ftiter_register_serial(sk, sw_restart_size(&a->m) + 64) == FTITER_SUCCESS
                ? MPI_SUCCESS
                : FTITER_ERR_APP;
 }
@@ -250,8 +251,10 @@ static int ft_save(void *arg, void *buf, size_t cap, size_t *len)
     int rc = sw_restart_write(&a->m, f);
     long pos = ftell(f);
     fclose(f);
-    if (rc != 0 || pos < 0)
+    if (rc != 0 || pos < 0 || (size_t)pos != sw_restart_size(&a->m)) {
+        snprintf(a->m.err, sizeof a->m.err, "the in-memory restart record is incomplete");
         return FTITER_ERR_APP;
+    }
     *len = (size_t)pos;
     return MPI_SUCCESS;
 }
