@@ -62,6 +62,7 @@ typedef struct sw_opts {
     int m;                  /* checksum ranks per group; 0: no in-memory checkpoints */
     const char *restart_out, *restart_in; /* the model's restart files */
     int64_t restart_every;  /* also write --restart-out every K steps (with fsync) */
+    int ref_trunc;          /* case 5: errors against a T_ref run at the end (0: none) */
     const char *plot_dir;
     const char *event_log;
     int json, verbose;
@@ -218,6 +219,9 @@ typedef struct sw_diag {
    height field into hglob, 2: and the error into eglob (nlon*nlat each,
    significant on rank 0 of the model's communicator only). */
 int sw_diagnose(sw_model_t *m, sw_diag_t *d, int maps, double *hglob, double *eglob);
+/* Collective: l1, l2, linf of the current height against a run of the same
+   case at truncation ref_trunc to the same time (sw_reference.c). */
+int sw_reference_errors(sw_model_t *m, int ref_trunc, sw_diag_t *d);
 /* Collective: FNV-1a 64 of both time levels in global (m, n) order, on rank 0. */
 int sw_state_checksum(sw_model_t *m, uint64_t *h);
 uint64_t sw_fnv1a(uint64_t h, const void *p, size_t n);

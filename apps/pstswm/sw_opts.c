@@ -15,6 +15,7 @@ static const char *sw_usage =
     "  --alpha RADIANS       cases 1, 2: tilt of the flow against the pole (default 0)\n"
     "  --robert R            Robert-Asselin filter coefficient (default 0.02)\n"
     "  --diffusion K         del^4 diffusion coefficient, m^4/s (default 0: none)\n"
+    "  --ref-trunc R         case 5: height errors against a T_R run computed at the end\n"
     "  --output-hours H      diagnostics (and plots) every H hours (default 24; 0: end only)\n"
     "  --ckpt-interval K     in-memory checkpoint every K steps (default 20; 0: never)\n"
     "  --encoding xor|rs     checkpoint code (default rs)\n"
@@ -62,7 +63,7 @@ static int known(const char *a)
     static const char *opts[] = {"--case", "--trunc", "--days", "--dt", "--alpha",
                                  "--robert", "--diffusion", "--output-hours",
                                  "--ckpt-interval", "--encoding", "--checksums",
-                                 "--restart-in", "--restart-out", "--restart-every", "--plot",
+                                 "--restart-in", "--restart-out", "--restart-every", "--plot", "--ref-trunc",
                                  "--event-log", "--delay-us"};
     for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
         if (!strcmp(a, opts[i]))
@@ -159,6 +160,11 @@ int sw_opts_parse(int argc, char **argv, sw_opts_t *o, int loud)
         } else if (!strcmp(a, "--restart-every")) {
             bad = opt_int(v, 1, 1e15, &d);
             o->restart_every = (int64_t)d;
+        } else if (!strcmp(a, "--ref-trunc")) {
+            if (opt_int(v, 10, 512, &d))
+                SW_FAIL("--ref-trunc %s: the truncation must be a whole number from 10 to 512\n",
+                        v);
+            o->ref_trunc = (int)d;
         } else if (!strcmp(a, "--plot")) {
             o->plot_dir = v;
         } else if (!strcmp(a, "--event-log")) {
@@ -178,6 +184,16 @@ int sw_opts_parse(int argc, char **argv, sw_opts_t *o, int loud)
         SW_FAIL("--alpha applies to cases 1 and 2 only (this is case %d)\n", o->test_case);
     if (o->restart_every && !o->restart_out)
         SW_FAIL("--restart-every needs --restart-out FILE\n");
+    if (o->ref_trunc && o->test_case != 5)
+        SW_FAIL("--ref-trunc applies to case 5 only (cases 1 and 2 have exact solutions)\n");
+    if (o->ref_trunc && o->ref_trunc <= o->trunc)
+        SW_FAIL("--ref-trunc %d must be above --trunc %d\n", o->ref_trunc, o->trunc);
+    if (o->ref_trunc) {
+        double rs = o->days * 86400.0 / sw_default_dt(o->ref_trunc);
+        if (fabs(rs - llround(rs)) > 1e-6 * fmax(rs, 1.0))
+            SW_FAIL("--days %g is not a whole number of the T%d reference's %g-second steps\n",
+                    o->days, o->ref_trunc, sw_default_dt(o->ref_trunc));
+    }
     double dt = o->dt > 0 ? o->dt : sw_default_dt(o->trunc);
     double steps = o->days * 86400.0 / dt;
     if (fabs(steps - llround(steps)) > 1e-6 * fmax(steps, 1.0) || llround(steps) < 1)

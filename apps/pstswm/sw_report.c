@@ -87,7 +87,8 @@ void sw_report(FILE *out, const sw_opts_t *o, const sw_result_t *r, int nprocs)
         fprintf(out, "pstswm: height errors: l1 %.4e  l2 %.4e  linf %.4e\n", r->d.l1, r->d.l2,
                 r->d.linf);
     else
-        fprintf(out, "pstswm: height errors: no reference for case %d\n", o->test_case);
+        fprintf(out, "pstswm: height errors: no reference for case %d%s\n", o->test_case,
+                o->test_case == 5 ? " (give --ref-trunc R)" : "");
     fprintf(out, "pstswm: mass change %+.3e, energy change %+.3e (relative)\n", r->mass_rel,
             r->energy_rel);
     fprintf(out, "pstswm: state checksum %016llx\n", (unsigned long long)r->checksum);

@@ -126,6 +126,9 @@ static int app_end(sw_app_t *a, double step_s, double ckpt_s, int64_t steps_run)
         return rc;
     if (!r->d.finite)
         r->unstable = 1;
+    if (a->o->ref_trunc && r->d.finite &&
+        (rc = sw_reference_errors(m, a->o->ref_trunc, &r->d)) != MPI_SUCCESS)
+        return rc;
     r->mass_rel = (r->d.mass - m->mass0) / m->mass0;
     r->energy_rel = (r->d.energy - m->energy0) / m->energy0;
     if ((rc = sw_state_checksum(m, &r->checksum)) != MPI_SUCCESS)
