@@ -1,7 +1,7 @@
 /* cg_opts.c - the command line of cg. */
 #include "cg.h"
+#include "ftapp_opts.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,16 +23,6 @@ static const char *cg_usage =
     "  --verbose           print each checkpoint and recovery as it happens\n"
     "The last M ranks of each group are checksum ranks; the others compute.\n";
 
-static int opt_num(const char *s, double lo, double hi, double *v)
-{
-    char *end;
-    errno = 0;
-    double d = strtod(s, &end);
-    if (errno || end == s || *end || d < lo || d > hi)
-        return -1;
-    *v = d;
-    return 0;
-}
 
 int cg_opts_parse(int argc, char **argv, cg_opts_t *o, int loud)
 {
@@ -61,34 +51,29 @@ int cg_opts_parse(int argc, char **argv, cg_opts_t *o, int loud)
         } else if (v == NULL) {
             bad = 1;
         } else if (!strcmp(a, "--n")) {
-            bad = opt_num(v, 1, 2000, &d);
+            bad = ftapp_opt_num(v, 1, 2000, &d);
             o->n = (int)d;
         } else if (!strcmp(a, "--matrix")) {
             o->matrix = v;
         } else if (!strcmp(a, "--tol")) {
-            bad = opt_num(v, 0, 1, &d);
+            bad = ftapp_opt_num(v, 0, 1, &d);
             o->tol = d;
         } else if (!strcmp(a, "--max-iter")) {
-            bad = opt_num(v, 1, 1e15, &d);
+            bad = ftapp_opt_num(v, 1, 1e15, &d);
             o->max_iter = (int64_t)d;
         } else if (!strcmp(a, "--ckpt-interval")) {
-            bad = opt_num(v, 0, 1e15, &d);
+            bad = ftapp_opt_num(v, 0, 1e15, &d);
             o->ckpt_interval = (int64_t)d;
         } else if (!strcmp(a, "--encoding")) {
-            if (!strcmp(v, "xor"))
-                o->code = DCKPT_CODE_XOR;
-            else if (!strcmp(v, "rs"))
-                o->code = DCKPT_CODE_RS;
-            else
-                bad = 1;
+            bad = ftapp_opt_code(v, &o->code);
         } else if (!strcmp(a, "--checksums")) {
-            bad = opt_num(v, 1, 255, &d);
+            bad = ftapp_opt_num(v, 1, 255, &d);
             o->m = (int)d;
         } else if (!strcmp(a, "--group")) {
-            bad = opt_num(v, 0, 255, &d);
+            bad = ftapp_opt_num(v, 0, 255, &d);
             o->k = (int)d;
         } else if (!strcmp(a, "--chunk-kib")) {
-            bad = opt_num(v, 4, 65536, &d);
+            bad = ftapp_opt_num(v, 4, 65536, &d);
             o->chunk = (size_t)d * 1024;
         } else if (!strcmp(a, "--precond")) {
             if (!strcmp(v, "jacobi"))
@@ -98,7 +83,7 @@ int cg_opts_parse(int argc, char **argv, cg_opts_t *o, int loud)
             else
                 bad = 1;
         } else if (!strcmp(a, "--delay-us")) {
-            bad = opt_num(v, 0, 1e7, &d);
+            bad = ftapp_opt_num(v, 0, 1e7, &d);
             o->delay_us = (long)d;
         } else if (!strcmp(a, "--event-log")) {
             o->event_log = v;

@@ -219,6 +219,11 @@ typedef struct sw_diag {
    height field into hglob, 2: and the error into eglob (nlon*nlat each,
    significant on rank 0 of the model's communicator only). */
 int sw_diagnose(sw_model_t *m, sw_diag_t *d, int maps, double *hglob, double *eglob);
+/* Normalized error norms: sums s[0..3] (w|e|, w|hT|, w e^2, w hT^2) and
+   maxima x[0..1] (|e|, |hT|) accumulated point by point, then (reduced over
+   the ranks) turned into l1, l2, linf. */
+void sw_norm_add(double *s, double *x, double w, double e, double hT);
+void sw_norm_finish(const double *S, const double *X, sw_diag_t *d);
 /* Collective: l1, l2, linf of the current height against a run of the same
    case at truncation ref_trunc to the same time (sw_reference.c). */
 int sw_reference_errors(sw_model_t *m, int ref_trunc, sw_diag_t *d);

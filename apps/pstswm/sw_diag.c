@@ -52,6 +52,23 @@ static int gather_grid(sw_model_t *m, const double *loc, double *glob)
     return rc;
 }
 
+void sw_norm_add(double *s, double *x, double w, double e, double hT)
+{
+    s[0] += w * fabs(e);
+    s[1] += w * fabs(hT);
+    s[2] += w * e * e;
+    s[3] += w * hT * hT;
+    x[0] = fmax(x[0], fabs(e));
+    x[1] = fmax(x[1], fabs(hT));
+}
+
+void sw_norm_finish(const double *S, const double *X, sw_diag_t *d)
+{
+    d->l1 = S[0] / S[1];
+    d->l2 = sqrt(S[2] / S[3]);
+    d->linf = X[0] / X[1];
+}
+
 int sw_diagnose(sw_model_t *m, sw_diag_t *d, int maps, double *hglob, double *eglob)
 {
     const sw_grid_t *g = &m->g;
@@ -85,14 +102,8 @@ int sw_diagnose(sw_model_t *m, sw_diag_t *d, int maps, double *hglob, double *eg
                 err[k] = 0.0;
                 continue;
             }
-            double e = hk - hT;
-            err[k] = e;
-            s[0] += w * fabs(e);
-            s[1] += w * fabs(hT);
-            s[2] += w * e * e;
-            s[3] += w * hT * hT;
-            x[0] = fmax(x[0], fabs(e));
-            x[1] = fmax(x[1], fabs(hT));
+            err[k] = hk - hT;
+            sw_norm_add(s, x, w, hk - hT, hT);
         }
     }
     double S[6], X[5];
@@ -106,9 +117,7 @@ int sw_diagnose(sw_model_t *m, sw_diag_t *d, int maps, double *hglob, double *eg
     d->hmin = -X[3];
     d->finite = X[4] == 0.0 && isfinite(S[4]) && isfinite(S[5]);
     if (exact && S[1] > 0) {
-        d->l1 = S[0] / S[1];
-        d->l2 = sqrt(S[2] / S[3]);
-        d->linf = X[0] / X[1];
+        sw_norm_finish(S, X, d);
     } else {
         d->l1 = d->l2 = d->linf = NAN;
     }

@@ -50,35 +50,32 @@ void sw_grid_size(int M, int *nlon, int *nlat)
     *nlat = n / 2;
 }
 
+/* P_n(x) (unnormalized Legendre polynomial) and its derivative */
+static double legendre_pn(int n, double x, double *dp)
+{
+    double p0 = 1.0, p1 = x;
+    for (int l = 2; l <= n; l++) {
+        double p2 = ((2.0 * l - 1.0) * x * p1 - (l - 1.0) * p0) / l;
+        p0 = p1;
+        p1 = p2;
+    }
+    if (n == 1)
+        p0 = 1.0;
+    *dp = n * (x * p1 - p0) / (x * x - 1.0);
+    return p1;
+}
+
 void sw_gauss(int n, double *mu, double *w)
 {
     for (int k = 0; k < (n + 1) / 2; k++) {
-        double x = cos(M_PI * (k + 0.75) / (n + 0.5)), dp = 1.0;
+        double x = cos(M_PI * (k + 0.75) / (n + 0.5)), dp;
         for (int it = 0; it < 100; it++) {
-            double p0 = 1.0, p1 = x;
-            for (int l = 2; l <= n; l++) {
-                double p2 = ((2.0 * l - 1.0) * x * p1 - (l - 1.0) * p0) / l;
-                p0 = p1;
-                p1 = p2;
-            }
-            if (n == 1)
-                p0 = 1.0;
-            dp = n * (x * p1 - p0) / (x * x - 1.0);
-            double dx = p1 / dp;
+            double dx = legendre_pn(n, x, &dp) / dp;
             x -= dx;
             if (fabs(dx) < 1e-16)
                 break;
         }
-        /* one more evaluation at the converged root for the weight */
-        double p0 = 1.0, p1 = x;
-        for (int l = 2; l <= n; l++) {
-            double p2 = ((2.0 * l - 1.0) * x * p1 - (l - 1.0) * p0) / l;
-            p0 = p1;
-            p1 = p2;
-        }
-        if (n == 1)
-            p0 = 1.0;
-        dp = n * (x * p1 - p0) / (x * x - 1.0);
+        legendre_pn(n, x, &dp); /* the derivative at the converged root, for the weight */
         mu[k] = x;
         mu[n - 1 - k] = -x;
         w[k] = w[n - 1 - k] = 2.0 / ((1.0 - x * x) * dp * dp);

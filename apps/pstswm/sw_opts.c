@@ -1,7 +1,7 @@
 /* sw_opts.c - the command line of pstswm. */
 #include "pstswm.h"
+#include "ftapp_opts.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,20 +31,10 @@ static const char *sw_usage =
     "  --verbose             print each checkpoint and recovery as it happens\n"
     "The last M ranks of each group are checksum ranks; the others compute.\n";
 
-static int opt_num(const char *s, double lo, double hi, double *v)
-{
-    char *end;
-    errno = 0;
-    double d = strtod(s, &end);
-    if (errno || end == s || *end || !(d >= lo && d <= hi))
-        return -1;
-    *v = d;
-    return 0;
-}
 
 static int opt_int(const char *s, double lo, double hi, double *v)
 {
-    return opt_num(s, lo, hi, v) != 0 || *v != floor(*v) ? -1 : 0;
+    return ftapp_opt_num(s, lo, hi, v) != 0 || *v != floor(*v) ? -1 : 0;
 }
 
 double sw_default_dt(int trunc)
@@ -120,35 +110,31 @@ int sw_opts_parse(int argc, char **argv, sw_opts_t *o, int loud)
                 SW_FAIL("--trunc %s: the truncation must be a whole number from 10 to 512\n", v);
             o->trunc = (int)d;
         } else if (!strcmp(a, "--days")) {
-            if (opt_num(v, 1e-9, 3650, &d))
+            if (ftapp_opt_num(v, 1e-9, 3650, &d))
                 SW_FAIL("--days %s: must be a number of days above 0 and at most 3650\n", v);
             o->days = d;
         } else if (!strcmp(a, "--dt")) {
-            if (opt_num(v, 1e-3, 86400, &d))
+            if (ftapp_opt_num(v, 1e-3, 86400, &d))
                 SW_FAIL("--dt %s: the time step must be above 0 and at most 86400 seconds\n", v);
             o->dt = d;
         } else if (!strcmp(a, "--alpha")) {
-            bad = opt_num(v, -M_PI, M_PI, &d);
+            bad = ftapp_opt_num(v, -M_PI, M_PI, &d);
             o->alpha = d;
             alpha_set = 1;
         } else if (!strcmp(a, "--robert")) {
-            bad = opt_num(v, 0, 0.5, &d);
+            bad = ftapp_opt_num(v, 0, 0.5, &d);
             o->robert = d;
         } else if (!strcmp(a, "--diffusion")) {
-            bad = opt_num(v, 0, 1e20, &d);
+            bad = ftapp_opt_num(v, 0, 1e20, &d);
             o->diffusion = d;
         } else if (!strcmp(a, "--output-hours")) {
-            bad = opt_num(v, 0, 1e6, &d);
+            bad = ftapp_opt_num(v, 0, 1e6, &d);
             o->output_hours = d;
         } else if (!strcmp(a, "--ckpt-interval")) {
             bad = opt_int(v, 0, 1e15, &d);
             o->ckpt_interval = (int64_t)d;
         } else if (!strcmp(a, "--encoding")) {
-            if (!strcmp(v, "xor"))
-                o->code = DCKPT_CODE_XOR;
-            else if (!strcmp(v, "rs"))
-                o->code = DCKPT_CODE_RS;
-            else
+            if (ftapp_opt_code(v, &o->code))
                 SW_FAIL("--encoding %s: use xor or rs\n", v);
         } else if (!strcmp(a, "--checksums")) {
             bad = opt_int(v, 0, 255, &d);

@@ -110,21 +110,13 @@ int sw_reference_errors(sw_model_t *m, int ref_trunc, sw_diag_t *d)
         double w = g->w[g->lat0 + jl];
         for (int i = 0; i < g->nlon; i++) {
             size_t k = (size_t)jl * g->nlon + i;
-            double hT = r->grid[0][k] + r->phibar / SW_G, e = r->grid[1][k];
-            s[0] += w * fabs(e);
-            s[1] += w * fabs(hT);
-            s[2] += w * e * e;
-            s[3] += w * hT * hT;
-            x[0] = fmax(x[0], fabs(e));
-            x[1] = fmax(x[1], fabs(hT));
+            sw_norm_add(s, x, w, r->grid[1][k], r->grid[0][k] + r->phibar / SW_G);
         }
     }
     if ((rc = MPI_Allreduce(s, S, 4, MPI_DOUBLE, MPI_SUM, m->comm)) != MPI_SUCCESS ||
         (rc = MPI_Allreduce(x, X, 2, MPI_DOUBLE, MPI_MAX, m->comm)) != MPI_SUCCESS)
         goto out;
-    d->l1 = S[0] / S[1];
-    d->l2 = sqrt(S[2] / S[3]);
-    d->linf = X[0] / X[1];
+    sw_norm_finish(S, X, d);
 out:
     sw_model_free(r);
     free(r);

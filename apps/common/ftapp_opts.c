@@ -1,0 +1,28 @@
+/* ftapp_opts.c - command-line pieces shared by the fault-tolerant demos. */
+#include "ftapp_opts.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int ftapp_opt_num(const char *s, double lo, double hi, double *v)
+{
+    char *end;
+    errno = 0;
+    double d = strtod(s, &end);
+    if (errno || end == s || *end || !(d >= lo && d <= hi))
+        return -1;
+    *v = d;
+    return 0;
+}
+
+int ftapp_opt_code(const char *s, dckpt_code_t *c)
+{
+    if (!strcmp(s, "xor"))
+        *c = DCKPT_CODE_XOR;
+    else if (!strcmp(s, "rs"))
+        *c = DCKPT_CODE_RS;
+    else
+        return -1;
+    return 0;
+}
