@@ -38,17 +38,12 @@ int cg_opts_parse(int argc, char **argv, cg_opts_t *o, int loud)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         double d;
         int bad = 0, used = 1;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            if (loud)
-                fputs(cg_usage, stdout);
+        int flag = ftapp_opt_flag(a, cg_usage, loud, &o->json, &o->verbose);
+        if (flag == 1)
             return 1;
-        } else if (!strcmp(a, "--json")) {
-            o->json = 1;
-            used = 0;
-        } else if (!strcmp(a, "--verbose")) {
-            o->verbose = 1;
-            used = 0;
-        } else if (v == NULL) {
+        if (flag == 2)
+            continue;
+        if (v == NULL) {
             bad = 1;
         } else if (!strcmp(a, "--n")) {
             bad = ftapp_opt_num(v, 1, 2000, &d);

@@ -2,6 +2,7 @@
 #include "ftapp_opts.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,4 +26,18 @@ int ftapp_opt_code(const char *s, dckpt_code_t *c)
     else
         return -1;
     return 0;
+}
+
+int ftapp_opt_flag(const char *a, const char *usage, int loud, int *json, int *verbose)
+{
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+        if (loud)
+            fputs(usage, stdout);
+        return 1;
+    }
+    int *flag = !strcmp(a, "--json") ? json : !strcmp(a, "--verbose") ? verbose : NULL;
+    if (!flag)
+        return 0;
+    *flag = 1;
+    return 2;
 }

@@ -84,17 +84,12 @@ int sw_opts_parse(int argc, char **argv, sw_opts_t *o, int loud)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         double d = 0;
         int bad = 0, used = 1;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            if (loud)
-                fputs(sw_usage, stdout);
+        int flag = ftapp_opt_flag(a, sw_usage, loud, &o->json, &o->verbose);
+        if (flag == 1)
             return 1;
-        } else if (!strcmp(a, "--json")) {
-            o->json = 1;
-            used = 0;
-        } else if (!strcmp(a, "--verbose")) {
-            o->verbose = 1;
-            used = 0;
-        } else if (strncmp(a, "--", 2) != 0) {
+        if (flag == 2)
+            continue;
+        if (strncmp(a, "--", 2) != 0) {
             SW_FAIL("unexpected argument '%s'\n%s", a, sw_usage);
         } else if (!known(a)) {
             SW_FAIL("unknown option '%s'\n%s", a, sw_usage);
