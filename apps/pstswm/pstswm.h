@@ -157,6 +157,7 @@ typedef struct sw_model {
     double dt, phibar, alpha;
     int advect_only;        /* case 1: the winds are prescribed */
     int64_t nsteps, out_steps, step;
+    int64_t step0;          /* the step this run started from (0, or a restart file's) */
     /* the prognostic state: state[level][var][coefficient], level 0 = t - dt,
        level 1 = t; one contiguous block (restart files, checksum) */
     double complex *state;

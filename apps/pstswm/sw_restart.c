@@ -19,7 +19,7 @@ static const char sw_magic[8] = {'P', 'S', 'T', 'S', 'W', 'M', '0', '1'};
 typedef struct sw_rhdr {
     char magic[8];
     int32_t test_case, trunc, nlon, nlat, np, rank, nm_loc, nspec_loc;
-    int64_t step;
+    int64_t step, step0;
     double dt, phibar, alpha;
     double mass0, energy0; /* diagnostics of the first run's initial state */
 } sw_rhdr_t;
@@ -37,6 +37,7 @@ static void rhdr_fill(const sw_model_t *m, sw_rhdr_t *h)
     h->nm_loc = m->g.nm_loc;
     h->nspec_loc = m->g.nspec_loc;
     h->step = m->step;
+    h->step0 = m->step0;
     h->dt = m->dt;
     h->phibar = m->phibar;
     h->alpha = m->alpha;
@@ -113,6 +114,7 @@ int sw_restart_read(sw_model_t *m, FILE *f)
             RFAIL("its wavenumbers do not match this rank's");
     memcpy(m->state, st, sizeof *st * ns);
     m->step = h.step;
+    m->step0 = h.step0;
     m->mass0 = h.mass0;
     m->energy0 = h.energy0;
     free(ml);

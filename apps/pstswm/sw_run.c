@@ -49,6 +49,7 @@ static int app_start(sw_app_t *a)
         bad = sw_restart_read_file(m, a->o->restart_in) != 0;
     if ((rc = MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, m->comm)) != MPI_SUCCESS)
         return rc;
+    m->step0 = m->step; /* the skeleton counts the steps of this run */
     if (any) {
         if (bad)
             fprintf(stderr, "pstswm: bad restart file: %s\n", m->err);
@@ -216,9 +217,10 @@ static int ft_init(void *arg, MPI_Comm data)
 static int ft_iterate(void *arg, MPI_Comm data, int64_t iter)
 {
     sw_app_t *a = arg;
-    if (a->m.step != iter) {
-        snprintf(a->m.err, sizeof a->m.err, "the model is at step %lld, the skeleton at %lld",
-                 (long long)a->m.step, (long long)iter);
+    if (a->m.step != a->m.step0 + iter) {
+        snprintf(a->m.err, sizeof a->m.err,
+                 "the model is at step %lld, the skeleton at %lld steps after step %lld",
+                 (long long)a->m.step, (long long)iter, (long long)a->m.step0);
         return FTITER_ERR_APP;
     }
     return app_step(a);
@@ -328,9 +330,10 @@ int sw_run_ft(const sw_opts_t *o, int init_rc, sw_result_t *r)
     int status = SW_EXIT_OK;
     if (rc != FTITER_SUCCESS) {
         if (a.input_error) {
-            ftiter_free(&sk);
-            sw_model_free(&a.m);
-            return SW_EXIT_INPUT;
+            /* every computing rank knows (the verdict was agreed); the
+               checksum ranks wait in the skeleton: end the job */
+            fflush(stderr);
+            MPI_Abort(MPI_COMM_WORLD, SW_EXIT_INPUT);
         }
         if (a.m.err[0] && (rank == 0 || rc != FTITER_ERR_APP))
             fprintf(stderr, "pstswm: rank %d: %s\n", rank, a.m.err);
