@@ -20,6 +20,7 @@ PKGS=(
     libopenblas-dev liblapacke-dev         # dense apps
     openmpi-bin libopenmpi-dev             # peer MPI, for benchmarks only
     mpich libmpich-dev                     # peer MPI, for benchmarks only
+    libfftw3-dev zlib1g-dev                # apps/pstswm: FFTs, PNG maps
 )
 
 update=0
