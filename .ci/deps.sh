@@ -22,6 +22,7 @@ PKGS=(
     slurm-wlm                              # the Slurm launch test (tests/netns/netns_slurm.sh)
     iproute2 util-linux                    # network namespaces for multi-host tests (tests/netns)
     mpich libmpich-dev                     # peer MPI, for benchmarks only
+    libfftw3-dev zlib1g-dev                # apps/pstswm: FFTs, PNG maps
 )
 
 update=0

@@ -22,6 +22,7 @@ static const char *cg_usage =
     "  --verbose           print each checkpoint and recovery as it happens\n"
     "The last M ranks of each group are checksum ranks; the others compute.\n";
 
+
 int cg_opts_parse(int argc, char **argv, cg_opts_t *o, int loud)
 {
     memset(o, 0, sizeof(*o));
@@ -36,17 +37,12 @@ int cg_opts_parse(int argc, char **argv, cg_opts_t *o, int loud)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         double d;
         int bad = 0, used = 1;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            if (loud)
-                fputs(cg_usage, stdout);
+        int flag = app_opt_flag(a, cg_usage, loud, &o->json, &o->verbose);
+        if (flag == 1)
             return 1;
-        } else if (!strcmp(a, "--json")) {
-            o->json = 1;
-            used = 0;
-        } else if (!strcmp(a, "--verbose")) {
-            o->verbose = 1;
-            used = 0;
-        } else if (v == NULL) {
+        if (flag == 2)
+            continue;
+        if (v == NULL) {
             bad = 1;
         } else if (!strcmp(a, "--n")) {
             bad = app_opt_num(v, 1, 2000, &d);
@@ -63,12 +59,7 @@ int cg_opts_parse(int argc, char **argv, cg_opts_t *o, int loud)
             bad = app_opt_num(v, 0, 1e15, &d);
             o->ckpt_interval = (int64_t)d;
         } else if (!strcmp(a, "--encoding")) {
-            if (!strcmp(v, "xor"))
-                o->code = DCKPT_CODE_XOR;
-            else if (!strcmp(v, "rs"))
-                o->code = DCKPT_CODE_RS;
-            else
-                bad = 1;
+            bad = app_opt_code(v, &o->code);
         } else if (!strcmp(a, "--checksums")) {
             bad = app_opt_num(v, 1, 255, &d);
             o->m = (int)d;

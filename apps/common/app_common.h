@@ -1,8 +1,11 @@
 /*
- * app_common.h - code shared by the demo applications (apps/cg, apps/dense
- * and the dense apps lu, matmul, qr built on it). Library `appcommon`.
+ * app_common.h - code shared by the demo applications (apps/cg, apps/pstswm,
+ * apps/dense and the dense apps lu, matmul, qr built on it). Library
+ * `appcommon`.
  *
- *   app_util.c    number options, FNV-1a, JSON numbers, the checkpoint code's name,
+ *   app_opts.c    command-line pieces: number options, the checkpoint code,
+ *                 -h/--help, --json, --verbose
+ *   app_util.c    FNV-1a, JSON numbers, the checkpoint code's name,
  *                 the end of a run whose skeleton failed (messages, exit status)
  *   app_report.c  the recoveries of a run (ftiter_stats_t) as text lines or a
  *                 JSON array, with kill times from ftmpirun's --event-log file
@@ -20,11 +23,18 @@
 
 #include "ft_iterative.h"
 
-/* ------------------------------------------------------------------ util */
+/* ------------------------------------------------------------------ options */
 
-/* A number option: 0 and *v set when `s` is a whole number in [lo, hi]
-   (strtod syntax, nothing after it), else -1. */
+/* A number option: 0 and *v set when the whole of `s` is a number in
+   [lo, hi] (strtod syntax, nothing after it; NaN is never in range), else -1. */
 int app_opt_num(const char *s, double lo, double hi, double *v);
+/* "xor" or "rs": 0 and *c, else -1. */
+int app_opt_code(const char *s, dckpt_code_t *c);
+/* The flags every FT demo has: -h/--help (`usage` printed on stdout when
+   `loud`): 1; --json, --verbose (the int set to 1): 2; anything else: 0. */
+int app_opt_flag(const char *a, const char *usage, int loud, int *json, int *verbose);
+
+/* ------------------------------------------------------------------ util */
 
 /* "xor" or "rs" */
 const char *app_code_name(dckpt_code_t c);

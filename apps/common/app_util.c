@@ -1,20 +1,8 @@
 /* app_util.c - small pieces the apps share (app_common.h). */
 #include "app_common.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
-
-int app_opt_num(const char *s, double lo, double hi, double *v)
-{
-    char *end;
-    errno = 0;
-    double d = strtod(s, &end);
-    if (errno || end == s || *end || d < lo || d > hi)
-        return -1;
-    *v = d;
-    return 0;
-}
 
 const char *app_code_name(dckpt_code_t c)
 {

@@ -68,15 +68,12 @@ int dense_opts_parse(dense_opts_t *o, const char *prog, int argc, char **argv,
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         double d = 0;
         int bad = 0, used = 1;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+        int flag = app_opt_flag(a, "", 0, &o->json, &o->verbose); /* usage: the caller's */
+        if (flag == 1)
             return 1;
-        if (!strcmp(a, "--json")) {
-            o->json = 1;
-            used = 0;
-        } else if (!strcmp(a, "--verbose")) {
-            o->verbose = 1;
-            used = 0;
-        } else if (!strcmp(a, "--n")) {
+        if (flag == 2)
+            continue;
+        if (!strcmp(a, "--n")) {
             if (!v || app_opt_num(v, -1e18, 1e18, &d) || d != (double)(int64_t)d) {
                 bad = 1;
             } else if (d < 1) {
@@ -108,12 +105,7 @@ int dense_opts_parse(dense_opts_t *o, const char *prog, int argc, char **argv,
             bad = !v || app_opt_num(v, 0, 1e15, &d);
             o->ckpt_interval = (int64_t)d;
         } else if (!strcmp(a, "--encoding")) {
-            if (v && !strcmp(v, "xor"))
-                o->code = DCKPT_CODE_XOR;
-            else if (v && !strcmp(v, "rs"))
-                o->code = DCKPT_CODE_RS;
-            else
-                bad = 1;
+            bad = !v || app_opt_code(v, &o->code);
         } else if (!strcmp(a, "--checksums")) {
             bad = !v || app_opt_num(v, 1, 255, &d);
             o->m = (int)d;
