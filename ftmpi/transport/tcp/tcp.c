@@ -39,10 +39,27 @@ static tcp_out_t *out_new(int kind, const void *hdr, size_t dlen)
     return o;
 }
 
+static void suspect_once(int world)
+{
+    tcp_peer_t *p = &T.peers[world];
+    if (!p->suspected) {
+        p->suspected = 1;
+        p->retry_ns = timer_ns() + 200000000ull;
+        T.env->suspect(world);
+    }
+}
+
 static int t_send(int world, int addr, const void *hdr, const struct iovec *iov, int n)
 {
     (void)addr;
     tcp_peer_t *p = &T.peers[world];
+    if (!p->c || p->c->state != C_READY || p->nout) {
+        /* Like a full ring: the packet waits in p2p's queue, and its send
+         * is not complete until the connection takes it. */
+        if (!p->c && timer_ns() >= p->retry_ns && tcp_conn_start(world) < 0)
+            suspect_once(world);
+        return -EAGAIN;
+    }
     size_t dlen = 0;
     for (int i = 0; i < n; i++)
         dlen += iov[i].iov_len;
@@ -50,7 +67,7 @@ static int t_send(int world, int addr, const void *hdr, const struct iovec *iov,
     if (!o)
         return -ENOMEM;
     size_t skip = 0;
-    if (p->c && p->c->state == C_READY && p->nout == 0) {
+    {
         /* Nothing queued: straight to the socket. */
         struct iovec v[67];
         v[0].iov_base = o->head;
@@ -107,6 +124,18 @@ static int t_connect(int world, int addr)
     return T.peers[world].c ? 0 : tcp_conn_start(world);
 }
 
+/* Connections that take too long to be made are given up. */
+static void check_conns(void)
+{
+    uint64_t now = timer_ns();
+    list_node_t *n, *t;
+    list_for_each_safe(n, t, &T.conns) {
+        tcp_conn_t *c = list_entry(n, tcp_conn_t, link);
+        if (c->state != C_READY && now - c->started_ns > T.stall_ns)
+            tcp_conn_close(c, "the handshake did not finish in time", c->outgoing);
+    }
+}
+
 /* Peers whose output stalls become suspect; lost connections with output
  * waiting are made again (after a pause). */
 static void check_peers(void)
@@ -141,6 +170,11 @@ static int t_progress(void)
     }
     if (T.nbusy)
         check_peers();
+    uint64_t now = timer_ns();
+    if (now >= T.next_check_ns) {
+        T.next_check_ns = now + 100000000ull;
+        check_conns();
+    }
     return work;
 }
 

@@ -108,6 +108,7 @@ typedef struct {
     uint64_t stall_ns;
     size_t max_inline;
     int nbusy;                /* peers with queued output */
+    uint64_t next_check_ns;   /* next look for handshakes that take too long */
 } tcp_t;
 
 extern tcp_t T;
