@@ -12,6 +12,7 @@ PKGS=(
     build-essential cmake pkg-config       # toolchain
     clang                                  # the clang -Werror job (.ci/sanitize.sh)
     libisal-dev                            # Reed-Solomon and CRC (diskless_ckpt, transports)
+    libssl-dev                             # HMAC-SHA256 of the TCP transport's connection challenge
     libcmocka-dev                          # unit tests
     libopenblas-dev liblapacke-dev         # dense apps
     openmpi-bin libopenmpi-dev             # peer MPI, for benchmarks only
