@@ -1,7 +1,8 @@
 /*
  * Interfaces and addresses: which IPv4 interfaces this process listens on
- * and publishes (FTMPI_NET, or every interface that is up and not loopback;
- * loopback alone when there is nothing else), and which of a peer's
+ * and publishes (those of FTMPI_NET present on this host: hosts may name
+ * their interfaces differently; or every interface that is up and not
+ * loopback; loopback alone when there is nothing else), and which of a peer's
  * published addresses to connect to (the first one on a network this host
  * shares, else the first one).
  */
@@ -29,28 +30,6 @@ static int in_list(const char *list, const char *name)
     return 0;
 }
 
-/* Every name of the list names an interface that has an IPv4 address? */
-static int check_list(const char *list, struct ifaddrs *ifs)
-{
-    char *copy = strdup(list), *save = NULL;
-    if (!copy)
-        return -ENOMEM;
-    int rc = 0;
-    for (char *n = strtok_r(copy, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
-        int found = 0;
-        for (struct ifaddrs *i = ifs; i; i = i->ifa_next)
-            if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET && strcmp(i->ifa_name, n) == 0)
-                found = 1;
-        if (!found) {
-            fprintf(stderr, "ftmpi: FTMPI_NET names '%s', which is not an interface with an "
-                            "IPv4 address on this host\n", n);
-            rc = -EINVAL;
-        }
-    }
-    free(copy);
-    return rc;
-}
-
 static void add(tcp_t *t, const struct ifaddrs *i)
 {
     if (t->nif == TCP_MAX_ADDRS)
@@ -70,10 +49,6 @@ int tcp_if_select(tcp_t *t)
     struct ifaddrs *ifs;
     if (getifaddrs(&ifs) < 0)
         return -errno;
-    if (want && check_list(want, ifs) < 0) {
-        freeifaddrs(ifs);
-        return -EINVAL;
-    }
     t->nif = 0;
     for (int pass = 0; pass < 2 && t->nif == 0; pass++)
         for (struct ifaddrs *i = ifs; i; i = i->ifa_next) {
@@ -85,8 +60,9 @@ int tcp_if_select(tcp_t *t)
         }
     freeifaddrs(ifs);
     if (t->nif == 0) {
-        fprintf(stderr, "ftmpi: no usable IPv4 interface for the TCP transport%s%s\n",
-                want ? " in FTMPI_NET=" : "", want ? want : "");
+        fprintf(stderr, "ftmpi: no usable IPv4 interface for the TCP transport%s%s%s\n",
+                want ? ": none of FTMPI_NET=" : "", want ? want : "",
+                want ? " is up with an IPv4 address on this host" : "");
         return -ENODEV;
     }
     t->me.naddr = (uint16_t)t->nif;
