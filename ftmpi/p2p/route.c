@@ -104,16 +104,10 @@ int route_open(void)
                 t);
         return -1;
     }
-    env.my_world = ftg.world_rank;
-    env.world_size = ftg.world_size;
-    env.my_inc = ftg.rt.incarnation;
-    env.hdr_len = sizeof(pkt_t);
-    env.deliver = env_deliver;
-    env.sink = stream_sink;
-    env.kv_put = rtc_kv_put;
-    env.kv_get = rtc_kv_get;
-    env.suspect = env_suspect;
-    env.inc_of = env_inc_of;
+    env = (tp_env_t){.my_world = ftg.world_rank, .world_size = ftg.world_size,
+                     .my_inc = ftg.rt.incarnation, .hdr_len = sizeof(pkt_t),
+                     .deliver = env_deliver, .sink = stream_sink, .kv_put = rtc_kv_put,
+                     .kv_get = rtc_kv_get, .suspect = env_suspect, .inc_of = env_inc_of};
     if (ftg.rt.shm_base) {
         route_shm = shm_tp_open(&env, ftg.rt.shm_base, ftg.rt.local_slot, cma_probe());
         if (!route_shm)
