@@ -4,7 +4,7 @@
 # The layers of ftmpi/, lowest first (docs/ftmpi.md, "How it works"):
 #
 #   0 util/         lists, handles, futex, timers
-#   1 transport/    the shared-memory segment and rings
+#   1 transport/    the transport interface, shared memory, TCP
 #   2 core/         objects and the process state (core/proc.h)
 #   2 runtime/      the daemon client and its wire protocol
 #                   (core and runtime serve every layer above the transport)

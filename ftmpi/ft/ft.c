@@ -30,8 +30,7 @@ int ft_after_init(void)
         return rc;
     /* A replacement: whatever was queued for the process we replace is
      * stale. Nobody writes to us until the recovery below completes. */
-    if (shm_self.base)
-        shm_drop_incoming(&shm_self);
+    p2p_drop_incoming();
     rc = ft_join_as_replacement();
     return rc == MPI_SUCCESS ? MPI_INIT_RESTARTED_NODE : rc;
 }

@@ -98,11 +98,14 @@ static int apply(const rtc_recovery_t *rec)
         ftg.rt.host_of_rank[i] = rec->host[i];
         ftg.inc_of_world[i] = rec->incarnation[i];
         ftg.peer_dead[i] = !rec->alive[i];
-        if (rec->slot[i] >= 0 && (size_t)rec->slot[i] < shm_self.nslots)
+        if (rec->slot[i] >= 0 && rec->slot[i] < ftg.rt.nslots)
             ftg.world_of_slot[rec->slot[i]] = i;
     }
     p2p_drop_old(rec->generation,
                  ftg.msg_mode == FTMPI_MSG_MODE_RESET ? P2P_ALL : P2P_COLL_ONLY);
+    /* A replacement on another host needs TCP; if it cannot start, the
+     * reason is on stderr and sends to that rank fail (no route). */
+    (void)p2p_routes_changed();
     destroy_derived();
     /* Every participant now holds the same context ids (MPI_COMM_WORLD's
      * and MPI_COMM_SELF's). The lowest free one is reserved for the

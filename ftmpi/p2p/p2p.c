@@ -5,16 +5,17 @@
  * data (eager). Larger sends post an RTS carrying the address of the
  * (contiguous, or packed) data; the receiver, once matched, reads it with a
  * single process_vm_readv and answers FIN. Where the kernel refuses single
- * copy, the receiver answers CTS and the sender streams the data in
- * fragments (stream.c).
+ * copy, or the sender is on another host, the receiver answers CTS and the
+ * sender streams the data (stream.c).
  *
- * Ordering: packets from one sender arrive in order (one FIFO ring per
- * pair), posted receives are matched in posting order and unexpected
+ * Ordering: packets from one sender arrive in order (one transport per
+ * pair, each FIFO: a ring, a TCP connection), posted receives are matched in posting order and unexpected
  * messages in arrival order: the non-overtaking rule follows.
  */
 #include "p2p/p2p_int.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <sys/uio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,8 +153,8 @@ static int rndv_read(req_t *r, const pkt_t *p)
         dt_unpack(r->dt, (size_t)r->count, r->buf, 0, remote, n);
         return 0;
     }
-    if (!shm_self.cma)
-        return -EPERM;
+    if (!route_can_cma(p->src_world))
+        return -EAGAIN; /* another host, or no single copy here: stream */
     if (dt_is_contig(r->dt, (size_t)r->count)) {
         ssize_t got = shm_cma_read(pid, (char *)r->buf + r->dt->true_lb, remote, n);
         return got < 0 ? (int)got : 0;
@@ -229,7 +230,7 @@ static void deliver_into(req_t *r, const pkt_t *p, const void *data)
         /* No single copy for this message: ask for a stream. Only a refusal
          * by the kernel turns single copy off for good. */
         if (rc == -EPERM || rc == -ENOSYS)
-            shm_self.cma = 0;
+            route_no_cma();
         r->streaming = 1;
         r->received = 0;
         r->remote_token = p->sreq;
@@ -387,11 +388,18 @@ void p2p_deliver(const pkt_t *p, const void *data, size_t len)
     }
 }
 
-void p2p_on_packet(void *ctx, uint32_t src_slot, void *payload, size_t len)
+void p2p_on_packet(int src, void *payload, size_t len)
 {
-    (void)ctx;
-    (void)src_slot;
     const pkt_t *p = payload;
+    if (len < sizeof(pkt_t))
+        return;
+    if (src >= 0 && p->src_world != src) {
+        /* Only the network names the sender apart from the header: a
+         * packet that claims to come from elsewhere is dropped. */
+        fprintf(stderr, "ftmpi: rank %d: dropped a packet from rank %d that claims to come "
+                        "from rank %d\n", ftg.world_rank, src, (int)p->src_world);
+        return;
+    }
     p2p_deliver(p, (const char *)payload + sizeof(pkt_t), len - sizeof(pkt_t));
 }
 
@@ -422,10 +430,10 @@ static int complete_proc_null(req_t *r)
 int p2p_send_now(comm_t *c, const void *buf, int count, dt_t *dt, int dest, int tag)
 {
     size_t bytes = (size_t)count * dt->size;
-    if (bytes > ftg.eager_limit || dest == MPI_PROC_NULL || !shm_self.base)
+    if (dest == MPI_PROC_NULL)
         return 0;
     int w = comm_peer_world(c, dest);
-    if (w == ftg.world_rank || ftstate_peer_dead(w))
+    if (w == ftg.world_rank || ftstate_peer_dead(w) || bytes > route_eager_limit(w))
         return 0;
     pkt_t p;
     pkt_init(&p, PKT_EAGER, c, 0);
@@ -454,7 +462,7 @@ int p2p_start_send(req_t *r)
     if (ftstate_peer_dead(r->peer_world))
         return MPI_ERR_OTHER; /* the peer failed (FT-MPI) */
     pkt_t p;
-    pkt_init(&p, r->bytes <= ftg.eager_limit ? PKT_EAGER : PKT_RTS, c, r->coll);
+    pkt_init(&p, r->bytes <= route_eager_limit(r->peer_world) ? PKT_EAGER : PKT_RTS, c, r->coll);
     p.tag = r->tag;
     p.len = r->bytes;
     p.sreq = req_token(r);
@@ -606,7 +614,7 @@ int p2p_cancel(req_t *r)
     if (r->kind != REQ_SEND || r->peer == MPI_PROC_NULL || r->peer_world < 0 || r->cancel_pending ||
         r->status.ftmpi_cancelled)
         return MPI_SUCCESS;
-    if (r->mode != SEND_SYNC && r->bytes > ftg.eager_limit && r->data_done)
+    if (r->mode != SEND_SYNC && r->bytes > route_eager_limit(r->peer_world) && r->data_done)
         return MPI_SUCCESS; /* rendezvous data already read: too late */
     if (r->mode == SEND_SYNC && r->data_done)
         return MPI_SUCCESS; /* matched */
@@ -637,7 +645,7 @@ int p2p_outbound_busy(void)
 {
     /* Queued packets, sends waiting for their receiver (freed or buffered
      * rendezvous sends must still be delivered before we leave), streams. */
-    return xmit_pending() || !list_empty(&waiting_sends) || stream_active();
+    return xmit_pending() || !list_empty(&waiting_sends) || stream_active() || route_busy();
 }
 
 static void fail_req(req_t *r, int err)
@@ -762,4 +770,14 @@ void p2p_renumber(comm_t *c)
                 m->pkt.src = group_rank_of_world(c->group, m->pkt.src_world);
         }
     }
+}
+
+void p2p_drop_incoming(void)
+{
+    route_drop_incoming();
+}
+
+int p2p_routes_changed(void)
+{
+    return route_update() < 0 ? MPI_ERR_OTHER : MPI_SUCCESS;
 }

@@ -36,6 +36,8 @@ typedef struct {
     uint64_t sreq;      /* sender request token */
     uint64_t rreq;      /* receiver request token */
     uint64_t addr;      /* RTS: sender address; DATA: offset */
+    uint64_t seq;       /* per-peer number: 1, 2, ... per incarnation of the
+                           receiver, in the order handed to the transport */
 } pkt_t;
 
 /* An unexpected message (also what an MPI_Message handle holds). */
@@ -76,8 +78,14 @@ int p2p_start_mrecv(req_t *r, umsg_t *m);
 /* Cancel a pending request (receive: at once; send: asks the receiver). */
 int p2p_cancel(req_t *r);
 
-/* Packet entry point (from transports, and the loopback path). */
-void p2p_on_packet(void *ctx, uint32_t src_slot, void *payload, size_t len);
+/* Packet entry point (from transports): src is the sender's world rank
+ * when the transport knows it (a TCP connection), -1 when the header
+ * alone says (shared memory). */
+void p2p_on_packet(int src, void *payload, size_t len);
+/* A replacement process starts: what is queued for its predecessor goes. */
+void p2p_drop_incoming(void);
+/* A recovery changed where peers are: open the transports now needed. */
+int p2p_routes_changed(void);
 /* Retry sends that found a ring full. Returns work done. */
 int p2p_flush_pending(void);
 int p2p_has_pending(void);

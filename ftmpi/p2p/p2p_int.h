@@ -5,6 +5,7 @@
 #include "p2p/p2p.h"
 #include "core/proc.h"
 #include "transport/shm/shm.h"
+#include "transport/transport.h"
 
 /* The fault-tolerance state, as p2p sees it: read only, and only through
  * these (the runtime and the FT layer keep it; p2p reports what FT needs to
@@ -28,10 +29,44 @@ static inline int ftstate_drop_which(void)
  * the sender's rank in c; the rest is zero for the caller to set. */
 void pkt_init(pkt_t *p, pkt_type_t type, const comm_t *c, int coll);
 
+/* route.c: the transport of each peer (shared memory on this host, TCP
+ * otherwise or with FTMPI_TRANSPORT=tcp). addr: the transport's address. */
+extern const tp_ops_t *route_shm, *route_tcp;
+extern int route_force_tcp;
+static inline const tp_ops_t *route_of(int world, int *addr)
+{
+    int slot = ftg.slot_of_world[world];
+    if (slot >= 0 && !route_force_tcp) {
+        *addr = slot;
+        return route_shm;
+    }
+    *addr = world;
+    return route_tcp;
+}
+int route_open(void);
+int route_update(void);   /* after a recovery: open TCP if a peer moved away */
+void route_close(void);
+size_t route_eager_limit(int world);
+int route_can_cma(int world);
+void route_no_cma(void);
+int route_poll(void);
+int route_busy(void);
+void route_drop_peer(int world);
+void route_drop_incoming(void);
+
+/* waker.c: rings the doorbell of a sleeping rank for network traffic */
+int waker_start(int fd);
+void waker_arm(void);
+void waker_disarm(void);
+void waker_stop(void);
+
 /* xmit.c */
 int xmit_init(void);
 void xmit_fini(void);
 int xmit(int world, const pkt_t *p, req_t *req_with_data);
+/* Number a packet to world rank `world` (pkt_t.seq) as it is handed to a
+ * transport: consecutive per peer and per incarnation of the peer. */
+void xmit_stamp(int world, pkt_t *p);
 /* MPI_SUCCESS if packets can reach world rank `world`; else the error for
  * "no route" (a process on another host: no transport between hosts yet),
  * of class MPI_ERR_UNSUPPORTED_OPERATION: not MPI_ERR_OTHER, which means a
@@ -53,5 +88,9 @@ int stream_progress(void);
 void stream_drop_peer(int world, int err);
 void stream_fail_comm(comm_t *c, int err);
 int stream_active(void);
+extern list_node_t stream_io_list;
+/* stream_io.c: long payloads without a copy (tp_io_t sources and sinks) */
+int stream_io_start(req_t *r, const tp_ops_t *tp, int addr);
+int stream_sink(int src, const void *hdr, size_t len, tp_io_t **io);
 
 #endif

@@ -66,7 +66,7 @@ static int poll_events(int force)
 
 int progress_poll_packets(void)
 {
-    return shm_self.base ? shm_poll(&shm_self, p2p_on_packet, NULL) : 0;
+    return route_poll();
 }
 
 int progress_poll(void)
@@ -110,9 +110,11 @@ static void doorbell_sleep(void)
         /* Safety net only: every source of work rings the doorbell. Read
          * under the lock: other threads queue sends and add hooks. */
         long timeout = (p2p_has_pending() || nhooks) ? 1000000L : 200000000L;
+        waker_arm(); /* network traffic rings the doorbell too */
         big_unlock();
         ft_futex_wait(&me->doorbell, v, timeout);
         big_lock();
+        waker_disarm();
     }
     atomic_fetch_sub(&me->sleepers, 1);
 }

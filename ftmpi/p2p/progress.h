@@ -1,5 +1,5 @@
 /*
- * The progress engine: polls the transports, retries pending sends, runs
+ * The progress engine: polls the transports (route.c), retries pending sends, runs
  * registered hooks (non-blocking collectives), and handles runtime events
  * (failures) ahead of user messages. Waiting spins briefly and then sleeps
  * on this process's doorbell, which peers and the daemon ring.

@@ -1,7 +1,9 @@
 /*
  * Rendezvous fallback: when the receiver cannot read the sender's memory
- * (single copy refused by the kernel), it answers CTS and the sender
- * streams the data through the ring in fragments, as room allows.
+ * (single copy refused by the kernel, or a peer on another host), it
+ * answers CTS and the sender streams the data: through the transport's
+ * send_stream where it has one (no copy, stream_io.c), else in fragments
+ * through reserved records, as room allows.
  */
 #include "p2p/p2p_int.h"
 
@@ -11,7 +13,16 @@ static list_node_t streams = LIST_INIT(streams);
 
 void stream_add(req_t *r)
 {
+    int addr;
+    const tp_ops_t *tp = route_of(r->peer_world, &addr);
     r->sent = 0;
+    if (tp && tp->send_stream) {
+        if (stream_io_start(r, tp, addr) != MPI_SUCCESS) {
+            r->status.MPI_ERROR = MPI_ERR_NO_MEM;
+            req_complete(r);
+        }
+        return;
+    }
     r->streaming = 1;
     list_add_tail(&streams, &r->link);
 }
@@ -23,13 +34,14 @@ void stream_add(req_t *r)
 
 static int stream_one(req_t *r)
 {
-    int slot = ftg.slot_of_world[r->peer_world];
-    size_t frag = shm_self.max_record - sizeof(pkt_t);
+    int slot;
+    const tp_ops_t *tp = route_of(r->peer_world, &slot);
+    size_t frag = tp->max_inline;
     int n = 0;
     size_t budget = STREAM_POLL_BYTES;
     while (r->sent < r->bytes && budget > 0) {
         size_t k = r->bytes - r->sent < frag ? r->bytes - r->sent : frag;
-        char *dst = shm_send_reserve(&shm_self, (uint32_t)slot, sizeof(pkt_t) + k);
+        char *dst = tp->reserve(slot, sizeof(pkt_t) + k);
         if (!dst)
             break;
         pkt_t p;
@@ -37,12 +49,13 @@ static int stream_one(req_t *r)
         p.rreq = r->remote_token;
         p.addr = r->sent;
         p.len = k;
+        xmit_stamp(r->peer_world, &p);
         memcpy(dst, &p, sizeof(p));
         if (r->pack_tmp)
             memcpy(dst + sizeof(p), (char *)r->pack_tmp + r->sent, k);
         else
             dt_pack(r->dt, (size_t)r->count, r->buf, r->sent, dst + sizeof(p), k);
-        shm_send_commit(&shm_self, (uint32_t)slot, sizeof(pkt_t) + k);
+        tp->commit(slot, sizeof(pkt_t) + k);
         r->sent += k;
         budget = k < budget ? budget - k : 0;
         n++;
@@ -68,35 +81,34 @@ int stream_progress(void)
     return n;
 }
 
-void stream_drop_peer(int world, int err)
+/* Fail the streams to `world` (>= 0) or on c (world < 0; c NULL: all). */
+static void fail_streams(list_node_t *list, int world, comm_t *c, int err)
 {
     list_node_t *it, *t;
-    list_for_each_safe(it, t, &streams) {
+    list_for_each_safe(it, t, list) {
         req_t *r = list_entry(it, req_t, link);
-        if (r->peer_world == world) {
+        if (world >= 0 ? r->peer_world == world : (!c || r->comm == c)) {
             list_del(&r->link);
             r->streaming = 0;
             r->status.MPI_ERROR = err;
             req_complete(r);
         }
     }
+}
+
+void stream_drop_peer(int world, int err)
+{
+    fail_streams(&streams, world, NULL, err);
+    fail_streams(&stream_io_list, world, NULL, err);
 }
 
 void stream_fail_comm(comm_t *c, int err)
 {
-    list_node_t *it, *t;
-    list_for_each_safe(it, t, &streams) {
-        req_t *r = list_entry(it, req_t, link);
-        if (!c || r->comm == c) {
-            list_del(&r->link);
-            r->streaming = 0;
-            r->status.MPI_ERROR = err;
-            req_complete(r);
-        }
-    }
+    fail_streams(&streams, -1, c, err);
+    fail_streams(&stream_io_list, -1, c, err);
 }
 
 int stream_active(void)
 {
-    return !list_empty(&streams);
+    return !list_empty(&streams) || !list_empty(&stream_io_list);
 }

@@ -1,11 +1,12 @@
 /*
- * Transmitting packets to a world rank: straight into the peer's shared
- * memory ring when there is room, into a per-peer FIFO of pending packets
- * when there is not (so that order is kept), and by direct dispatch when
- * the peer is this process.
+ * Transmitting packets to a world rank through its transport (route.c):
+ * straight into the transport when it has room, into a per-peer FIFO of
+ * pending packets when it has not (so that order is kept), and by direct
+ * dispatch when the peer is this process.
  */
 #include "p2p/p2p_int.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,56 +20,113 @@ typedef struct pend {
 
 static list_node_t *pending;   /* [world size] */
 static int npending;
+static uint64_t *seq_out;      /* [world size] last number sent */
+static uint32_t *seq_inc;      /* [world size] incarnation it counts for */
 
 int xmit_init(void)
 {
-    pending = malloc((size_t)ftg.world_size * sizeof(*pending));
-    if (!pending)
+    size_t n = (size_t)ftg.world_size;
+    pending = malloc(n * sizeof(*pending));
+    seq_out = calloc(n, sizeof(*seq_out));
+    seq_inc = calloc(n, sizeof(*seq_inc));
+    if (!pending || !seq_out || !seq_inc)
         return -1;
     for (int i = 0; i < ftg.world_size; i++)
         list_init(&pending[i]);
-    return 0;
+    return route_open();
 }
 
 void xmit_fini(void)
 {
-    if (!pending)
-        return;
-    for (int i = 0; i < ftg.world_size; i++) {
-        list_node_t *n, *t;
-        list_for_each_safe(n, t, &pending[i]) {
-            list_del(n);
-            free(list_entry(n, pend_t, link));
+    route_close();
+    if (pending) {
+        for (int i = 0; i < ftg.world_size; i++) {
+            list_node_t *n, *t;
+            list_for_each_safe(n, t, &pending[i]) {
+                list_del(n);
+                free(list_entry(n, pend_t, link));
+            }
         }
     }
     free(pending);
+    free(seq_out);
+    free(seq_inc);
     pending = NULL;
+    seq_out = NULL;
+    seq_inc = NULL;
     npending = 0;
 }
 
-/* Write the packet (and the data of req, if any) into the ring. */
-static int ring_put(int slot, const pkt_t *p, req_t *req)
+void xmit_stamp(int world, pkt_t *p)
 {
-    size_t dlen = req ? req->bytes : 0;
-    char *dst = shm_send_reserve(&shm_self, (uint32_t)slot, sizeof(*p) + dlen);
-    if (!dst)
-        return -1;
-    memcpy(dst, p, sizeof(*p));
-    if (dlen)
-        dt_pack(req->dt, (size_t)req->count, req->buf, 0, dst + sizeof(*p), dlen);
-    shm_send_commit(&shm_self, (uint32_t)slot, sizeof(*p) + dlen);
-    return 0;
+    uint32_t inc = ftg.inc_of_world[world];
+    if (seq_inc[world] != inc) {
+        seq_inc[world] = inc;
+        seq_out[world] = 0;
+    }
+    p->seq = ++seq_out[world];
+}
+
+/* Header + count elements of (buf, dt), packed into dlen bytes, to a
+ * transport: into a reserved record where the transport has them (packing
+ * in place), else as a gather list. 0, or -EAGAIN: no room now. */
+static int put_data(int world, const pkt_t *p, const void *buf, size_t count, const dt_t *dt,
+                    size_t dlen)
+{
+    int addr;
+    const tp_ops_t *tp = route_of(world, &addr);
+    pkt_t h = *p;
+    if (tp->reserve) {
+        char *dst = tp->reserve(addr, sizeof(h) + dlen);
+        if (!dst)
+            return -EAGAIN;
+        xmit_stamp(world, &h);
+        memcpy(dst, &h, sizeof(h));
+        if (dlen)
+            dt_pack(dt, count, buf, 0, dst + sizeof(h), dlen);
+        tp->commit(addr, sizeof(h) + dlen);
+        return 0;
+    }
+    struct iovec iov[64];
+    int n = 0;
+    char *tmp = NULL;
+    size_t bytes = 0;
+    if (dlen && dt_is_contig(dt, count)) {
+        iov[0].iov_base = (char *)buf + dt->true_lb;
+        iov[0].iov_len = dlen;
+        n = 1;
+    } else if (dlen && (!dt_iov_worthwhile(dt, count) ||
+                        (n = dt_iov(dt, count, buf, 0, dlen, iov, 64, &bytes), bytes < dlen))) {
+        if (!(tmp = malloc(dlen)))
+            return -ENOMEM;
+        dt_pack(dt, count, buf, 0, tmp, dlen);
+        iov[0].iov_base = tmp;
+        iov[0].iov_len = dlen;
+        n = 1;
+    }
+    xmit_stamp(world, &h);
+    int rc = tp->send(world, addr, &h, iov, n);
+    free(tmp);
+    return rc == -EAGAIN ? -EAGAIN : 0; /* a lost connection: the runtime decides */
+}
+
+static int put(int world, const pkt_t *p, req_t *req)
+{
+    if (!req)
+        return put_data(world, p, NULL, 0, NULL, 0);
+    return put_data(world, p, req->buf, (size_t)req->count, req->dt, req->bytes);
 }
 
 int xmit_route(int world)
 {
     static int no_route; /* the error code, made at first use */
-    if (world == ftg.world_rank || ftg.slot_of_world[world] >= 0)
+    int addr;
+    if (world == ftg.world_rank || route_of(world, &addr))
         return MPI_SUCCESS;
     if (!no_route)
         no_route = err_make_code(MPI_ERR_UNSUPPORTED_OPERATION,
-                                 "MPI_ERR_UNSUPPORTED_OPERATION: no transport to a process on "
-                                 "another host (ftmpi has shared memory within a host only)");
+                                 "MPI_ERR_UNSUPPORTED_OPERATION: no transport reaches the "
+                                 "process (a singleton, or the TCP transport is not open)");
     return no_route;
 }
 
@@ -91,10 +149,10 @@ int xmit(int world, const pkt_t *p, req_t *req)
             p2p_eager_sent(req);
         return MPI_SUCCESS;
     }
-    int slot = ftg.slot_of_world[world];
-    if (slot < 0)
-        return xmit_route(world);
-    if (list_empty(&pending[world]) && ring_put(slot, p, req) == 0) {
+    int rc = xmit_route(world);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (list_empty(&pending[world]) && put(world, p, req) == 0) {
         if (req)
             p2p_eager_sent(req);
         return MPI_SUCCESS;
@@ -109,22 +167,14 @@ int xmit(int world, const pkt_t *p, req_t *req)
     return MPI_SUCCESS;
 }
 
-/* Eager fast path: write header + data straight into the ring when
- * nothing is queued for that peer. 1: sent; 0: use the general path. */
+/* Eager fast path: header + data to the transport at once when nothing is
+ * queued for that peer. 1: sent; 0: use the general path. */
 int xmit_eager_now(int world, const pkt_t *p, const void *buf, size_t count, const dt_t *dt)
 {
-    int slot = ftg.slot_of_world[world];
-    if (slot < 0 || !list_empty(&pending[world]))
+    int addr;
+    if (!route_of(world, &addr) || !list_empty(&pending[world]))
         return 0;
-    size_t dlen = p->len;
-    char *dst = shm_send_reserve(&shm_self, (uint32_t)slot, sizeof(*p) + dlen);
-    if (!dst)
-        return 0;
-    memcpy(dst, p, sizeof(*p));
-    if (dlen)
-        dt_pack(dt, count, buf, 0, dst + sizeof(*p), dlen);
-    shm_send_commit(&shm_self, (uint32_t)slot, sizeof(*p) + dlen);
-    return 1;
+    return put_data(world, p, buf, count, dt, p->len) == 0;
 }
 
 int xmit_flush(void)
@@ -136,7 +186,7 @@ int xmit_flush(void)
         list_node_t *n, *t;
         list_for_each_safe(n, t, &pending[w]) {
             pend_t *q = list_entry(n, pend_t, link);
-            if (ring_put(ftg.slot_of_world[w], &q->pkt, q->req) != 0)
+            if (put(w, &q->pkt, q->req) != 0)
                 break;
             list_del(n);
             npending--;
@@ -157,6 +207,7 @@ int xmit_pending(void)
 /* Drop what is queued for a dead peer; requests waiting on it fail. */
 void xmit_drop_peer(int world, int err)
 {
+    route_drop_peer(world);
     list_node_t *n, *t;
     list_for_each_safe(n, t, &pending[world]) {
         pend_t *q = list_entry(n, pend_t, link);

@@ -1,6 +1,6 @@
 /*
- * Library start-up and shutdown: connect to the runtime, map the host
- * segment, bring up the object modules and the transport.
+ * Library start-up and shutdown: connect to the runtime, bring up the
+ * object modules and point-to-point, which opens the transports.
  */
 #include "runtime/init.h"
 
@@ -10,8 +10,6 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "core/attr.h"
@@ -24,7 +22,6 @@
 #include "core/request.h"
 #include "p2p/p2p.h"
 #include "p2p/progress.h"
-#include "transport/shm/shm.h"
 
 static int parse_mode(const char *env, const char *given, const char *const names[],
                       const int values[], int n, int dflt, const char *what)
@@ -76,19 +73,6 @@ static long env_long(const char *name, long dflt)
     return v;
 }
 
-/* Can this process read its peers' memory (single copy)? Allow peers to
- * read ours, then check that the system call exists here. Peers' own
- * permission is checked at first use, with the streaming fallback. */
-static int cma_probe(void)
-{
-    if (getenv("FTMPI_NO_CMA"))
-        return 0;
-    prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
-    char a[8] = "ftmpi", b[8] = {0};
-    struct iovec l = {b, sizeof(b)}, r = {a, sizeof(a)};
-    return process_vm_readv(getpid(), &l, 1, &r, 1, 0) == (ssize_t)sizeof(a);
-}
-
 static int world_maps_init(void)
 {
     int n = ftg.world_size;
@@ -136,22 +120,6 @@ static int runtime_connect(void)
     return 0;
 }
 
-static int transport_init(void)
-{
-    if (ftg.singleton || !ftg.rt.shm_base)
-        return 0;
-    int rc = shm_init(&shm_self, ftg.rt.shm_base, (uint32_t)ftg.rt.local_slot);
-    if (rc < 0) {
-        fprintf(stderr, "ftmpi: the shared-memory segment is not usable: %s\n", strerror(-rc));
-        return rc;
-    }
-    shm_self.cma = cma_probe();
-    size_t max_eager = shm_self.max_record - sizeof(pkt_t);
-    if (ftg.eager_limit > max_eager)
-        ftg.eager_limit = max_eager;
-    return 0;
-}
-
 static void comm_attrs_free(comm_t *c)
 {
     attr_clear(KV_COMM, &c->attrs, c->handle);
@@ -172,8 +140,6 @@ int ft_lib_init(int required, int *provided)
         return MPI_ERR_OTHER;
     modes_init();
     ftg.eager_limit = (size_t)env_long("FTMPI_EAGER_LIMIT", PROC_EAGER_LIMIT_DEFAULT);
-    if (transport_init() < 0)
-        return MPI_ERR_OTHER;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     int nlocal = ftg.singleton ? 1 : ftg.rt.nslots;
     /* Spin long only when every rank can have a core of its own. */
@@ -186,9 +152,10 @@ int ft_lib_init(int required, int *provided)
     *provided = ftg.thread_level;
     if (err_module_init() || errh_module_init() || dt_module_init() || op_module_init() ||
         group_module_init() || req_module_init() || attr_module_init() ||
-        comm_module_init() != MPI_SUCCESS ||
-        p2p_init() != 0)
+        comm_module_init() != MPI_SUCCESS)
         return MPI_ERR_NO_MEM;
+    if (p2p_init() != 0)
+        return MPI_ERR_OTHER; /* a transport cannot start: the reason is on stderr */
     comm_free_hook_attrs = comm_attrs_free;
     if (ftg.comm_mode != FTMPI_COMM_MODE_ABORT) {
         /* docs/ft.md, contract section 2: FT programs check return codes. */
@@ -227,8 +194,6 @@ int ft_lib_finalize(void)
     dt_module_fini();
     errh_module_fini();
     err_module_fini();
-    if (shm_self.base)
-        shm_fini(&shm_self);
     ftg.finalized = 1;
     return rc;
 }

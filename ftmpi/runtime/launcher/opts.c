@@ -25,6 +25,7 @@ static const char usage_text[] =
 "Processes:\n"
 "  -np N, -n N, --np N        number of processes (default 1)\n"
 "  -x VAR[=VALUE]             export VAR (with VALUE, or its current value)\n"
+"  --net IF[,IF]              network interfaces of the TCP transport (FTMPI_NET)\n"
 "  --tag-output               prefix every output line with [rank]\n"
 "  --timeout SECONDS          kill the job after SECONDS, exit 124\n"
 "                             (default: $MPIEXEC_TIMEOUT, else none)\n"
@@ -268,7 +269,7 @@ static int add_hosts(ftrun_opts_t *o, const char *v)
 enum {
     O_NP = 1, O_TIMEOUT, O_TAG, O_COMM, O_MSG, O_COLL, O_RECOV, O_KILL,
     O_KILLAT, O_LOG, O_RING, O_ENV, O_HOSTS, O_AGENT, O_FTMPID, O_OVERSUB,
-    O_VERBOSE, O_HELP, O_VERSION, O_HOSTFILE, O_SPARE, O_HB_INT, O_HB_TO, O_WITHFT
+    O_VERBOSE, O_HELP, O_VERSION, O_HOSTFILE, O_SPARE, O_HB_INT, O_HB_TO, O_WITHFT, O_NET
 };
 static const struct { const char *name; int arg, id; } table[] = {
     {"-np", 1, O_NP}, {"-n", 1, O_NP}, {"--np", 1, O_NP}, {"-c", 1, O_NP},
@@ -286,6 +287,7 @@ static const struct { const char *name; int arg, id; } table[] = {
     {"--hostfile", 1, O_HOSTFILE}, {"--machinefile", 1, O_HOSTFILE},
     {"--spare-hosts", 1, O_SPARE}, {"--heartbeat-interval", 1, O_HB_INT},
     {"--heartbeat-timeout", 1, O_HB_TO},
+    {"--net", 1, O_NET},
 };
 
 static int env_mode(const char *var, const char *const *words,
@@ -416,6 +418,14 @@ int ftrun_opts_parse(ftrun_opts_t *o, int argc, char **argv)
             if ((rc = add_env(o, val)))
                 return rc;
             break;
+        case O_NET: { /* the ranks' FTMPI_NET (docs/network.md) */
+            char e[256];
+            if (!*val || snprintf(e, sizeof e, "FTMPI_NET=%s", val) >= (int)sizeof e)
+                return opt_error("--net needs a list of interfaces, IF[,IF]");
+            if ((rc = add_env(o, e)))
+                return rc;
+            break;
+        }
         case O_HOSTS:
             if ((rc = add_hosts(o, val)))
                 return rc;

@@ -1,0 +1,161 @@
+/*
+ * Long payloads for transports that move them without a copy (TCP's
+ * send_stream and sink): a tp_io_t over a request's buffer. The sender's
+ * source gives the user's buffer (contiguous), the datatype's runs (long
+ * runs) or a packed copy (short runs); the receiver's sink gives the same,
+ * or a bounce buffer that is unpacked as its bytes land (short runs).
+ *
+ * The transport may hold an io after its request has failed and been
+ * freed (a recovery fails requests on its own): every call resolves the
+ * request's token, and an io whose request is gone reads zeros (source) or
+ * writes into a scratch buffer (sink), so the stream's framing stays whole.
+ */
+#include "p2p/p2p_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define BOUNCE_BYTES (256u << 10)
+
+list_node_t stream_io_list = LIST_INIT(stream_io_list); /* sends streaming through an io */
+
+typedef struct {
+    tp_io_t io;
+    uint64_t token;
+    int recv;
+    int bounced;       /* the last iov was the bounce buffer */
+    char *bounce;
+} rio_t;
+
+static const char zeros[BOUNCE_BYTES];
+static char trash[BOUNCE_BYTES];
+
+static req_t *live(rio_t *x)
+{
+    req_t *r = req_from_token(x->token);
+    return r && r->streaming ? r : NULL;
+}
+
+static size_t capacity(const req_t *r, int recv)
+{
+    return recv ? (size_t)r->count * r->dt->size : r->bytes;
+}
+
+static int one(struct iovec *iov, const void *base, size_t len, size_t *bytes)
+{
+    iov[0].iov_base = (void *)base;
+    iov[0].iov_len = len;
+    *bytes = len;
+    return 1;
+}
+
+static int io_iov(tp_io_t *io, size_t off, size_t max, struct iovec *iov, int n, size_t *bytes)
+{
+    rio_t *x = (rio_t *)io;
+    req_t *r = live(x);
+    x->bounced = 0;
+    size_t cap = r ? capacity(r, x->recv) : 0;
+    if (off >= cap) /* gone, or the part of a message that does not fit */
+        return one(iov, x->recv ? trash : zeros, max < BOUNCE_BYTES ? max : BOUNCE_BYTES, bytes);
+    if (max > cap - off)
+        max = cap - off;
+    size_t count = (size_t)r->count;
+    if (!x->recv && r->pack_tmp)
+        return one(iov, (char *)r->pack_tmp + off, max, bytes);
+    if (dt_is_contig(r->dt, count))
+        return one(iov, (char *)r->buf + r->dt->true_lb + off, max, bytes);
+    if (dt_iov_worthwhile(r->dt, count) || !x->bounce)
+        return dt_iov(r->dt, count, r->buf, off, max, iov, n, bytes);
+    x->bounced = 1;
+    return one(iov, x->bounce, max < BOUNCE_BYTES ? max : BOUNCE_BYTES, bytes);
+}
+
+static void io_moved(tp_io_t *io, size_t off, size_t len)
+{
+    rio_t *x = (rio_t *)io;
+    req_t *r;
+    if (x->bounced && (r = live(x)))
+        dt_unpack(r->dt, (size_t)r->count, r->buf, off, x->bounce, len);
+}
+
+static void io_done(tp_io_t *io, int err)
+{
+    rio_t *x = (rio_t *)io;
+    req_t *r = live(x);
+    if (r && err == 0) {
+        list_del(&r->link); /* off recv_streams / stream_io_list */
+        r->streaming = 0;
+        if (x->recv) {
+            r->received = io->len;
+            req_complete(r);
+        } else {
+            r->data_done = 1;
+            if (!r->cancel_pending && !r->complete)
+                req_complete(r);
+        }
+    }
+    /* err < 0: the connection is gone; the request fails when the runtime
+     * announces the peer's failure (docs/ft.md). */
+    free(x->bounce);
+    free(x);
+}
+
+static rio_t *rio_new(uint64_t token, size_t len, int recv)
+{
+    rio_t *x = calloc(1, sizeof(*x));
+    if (!x)
+        return NULL;
+    x->io.len = len;
+    x->io.iov = io_iov;
+    x->io.moved = io_moved;
+    x->io.done = io_done;
+    x->token = token;
+    x->recv = recv;
+    return x;
+}
+
+int stream_io_start(req_t *r, const tp_ops_t *tp, int addr)
+{
+    size_t count = (size_t)r->count;
+    if (!dt_is_contig(r->dt, count) && !dt_iov_worthwhile(r->dt, count) && !r->pack_tmp) {
+        if (!(r->pack_tmp = malloc(r->bytes)))
+            return MPI_ERR_NO_MEM;
+        dt_pack(r->dt, count, r->buf, 0, r->pack_tmp, r->bytes);
+    }
+    rio_t *x = rio_new(req_token(r), r->bytes, 0);
+    if (!x)
+        return MPI_ERR_NO_MEM;
+    pkt_t p;
+    pkt_init(&p, PKT_DATA, NULL, 0);
+    p.rreq = r->remote_token;
+    p.len = r->bytes;
+    xmit_stamp(r->peer_world, &p);
+    r->streaming = 1;
+    list_add_tail(&stream_io_list, &r->link);
+    if (tp->send_stream(r->peer_world, addr, &p, &x->io) < 0)
+        free(x); /* no memory to queue it: the request waits for the runtime */
+    return MPI_SUCCESS;
+}
+
+int stream_sink(int src, const void *hdr, size_t len, tp_io_t **io)
+{
+    const pkt_t *p = hdr;
+    (void)src;
+    if (p->type != PKT_DATA || p->addr != 0)
+        return 1;
+    req_t *r = req_from_token(p->rreq);
+    if (!r || r->kind != REQ_RECV || !r->streaming || r->peer_world != p->src_world ||
+        len != r->bytes)
+        return 1;
+    rio_t *x = rio_new(p->rreq, len, 1);
+    if (!x)
+        return 1;
+    size_t count = (size_t)r->count;
+    if (!dt_is_contig(r->dt, count) && !dt_iov_worthwhile(r->dt, count) &&
+        !(x->bounce = malloc(BOUNCE_BYTES))) {
+        free(x);
+        return 1;
+    }
+    *io = &x->io;
+    return 0;
+}

@@ -1,0 +1,325 @@
+/*
+ * The TCP transport's operations: opening (listen, publish), sending
+ * (straight to the socket when nothing is queued, else queued in order),
+ * progress (one epoll_wait without blocking), failure of a peer, closing.
+ */
+#include "tcp_int.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "util/timer.h"
+
+tcp_t T;
+
+/* A header (frame + packet header) to queue, without its payload yet. */
+static tcp_out_t *out_new(int kind, const void *hdr, size_t dlen)
+{
+    size_t hl = hdr ? T.env->hdr_len : 0;
+    tcp_out_t *o = malloc(sizeof(*o) + sizeof(tcp_frame_t) + hl);
+    if (!o)
+        return NULL;
+    tcp_frame_t f = {TCP_FRAME_MAGIC, (uint16_t)kind, (uint16_t)hl, dlen};
+    memcpy(o->head, &f, sizeof(f));
+    if (hl)
+        memcpy(o->head + sizeof(f), hdr, hl);
+    o->hlen = sizeof(f) + hl;
+    o->dlen = dlen;
+    o->done = 0;
+    o->src = NULL;
+    o->data = NULL;
+    return o;
+}
+
+static void suspect_once(int world)
+{
+    tcp_peer_t *p = &T.peers[world];
+    if (!p->suspected) {
+        p->suspected = 1;
+        p->retry_ns = timer_ns() + 200000000ull;
+        T.env->suspect(world);
+    }
+}
+
+static int t_send(int world, int addr, const void *hdr, const struct iovec *iov, int n)
+{
+    (void)addr;
+    tcp_peer_t *p = &T.peers[world];
+    if (!p->c || p->c->state != C_READY || p->nout) {
+        /* Like a full ring: the packet waits in p2p's queue, and its send
+         * is not complete until the connection takes it. */
+        if (!p->c && timer_ns() >= p->retry_ns && tcp_conn_start(world) < 0)
+            suspect_once(world);
+        return -EAGAIN;
+    }
+    size_t dlen = 0;
+    for (int i = 0; i < n; i++)
+        dlen += iov[i].iov_len;
+    tcp_out_t *o = out_new(FR_PKT, hdr, dlen);
+    if (!o)
+        return -ENOMEM;
+    size_t skip = 0;
+    {
+        /* Nothing queued: straight to the socket. */
+        struct iovec v[67];
+        v[0].iov_base = o->head;
+        v[0].iov_len = o->hlen;
+        int k = 1;
+        for (int i = 0; i < n && k < 65; i++)
+            v[k++] = iov[i];
+        size_t pad = tcp_pad(dlen);
+        v[k].iov_base = (void *)tcp_zeros;
+        v[k++].iov_len = pad;
+        ssize_t w = n < 64 ? tcp_io_sendv(p->c->fd, v, k) : 0;
+        if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+            tcp_conn_close(p->c, strerror(errno), 1);
+            w = 0;
+        }
+        if (w > 0 && (size_t)w == o->hlen + dlen + pad) {
+            free(o);
+            return 0;
+        }
+        if (w > 0)
+            skip = (size_t)w;
+    }
+    /* Keep what the socket did not take (an eager payload: copy it). */
+    size_t off = skip > o->hlen ? skip - o->hlen : 0;
+    o->done = skip;
+    if (dlen > off) {
+        o->data = malloc(dlen);
+        if (!o->data) {
+            free(o);
+            return -ENOMEM;
+        }
+        char *d = o->data;
+        for (int i = 0; i < n; i++) {
+            memcpy(d, iov[i].iov_base, iov[i].iov_len);
+            d += iov[i].iov_len;
+        }
+    }
+    return tcp_io_queue(world, o);
+}
+
+static int t_send_stream(int world, int addr, const void *hdr, tp_io_t *src)
+{
+    (void)addr;
+    tcp_out_t *o = out_new(FR_STREAM, hdr, src->len);
+    if (!o)
+        return -ENOMEM;
+    o->src = src;
+    return tcp_io_queue(world, o);
+}
+
+static int t_connect(int world, int addr)
+{
+    (void)addr;
+    return T.peers[world].c ? 0 : tcp_conn_start(world);
+}
+
+/* Connections that take too long to be made are given up. */
+static void check_conns(void)
+{
+    uint64_t now = timer_ns();
+    list_node_t *n, *t;
+    list_for_each_safe(n, t, &T.conns) {
+        tcp_conn_t *c = list_entry(n, tcp_conn_t, link);
+        if (c->state != C_READY && now - c->started_ns > T.stall_ns)
+            tcp_conn_close(c, "the handshake did not finish in time", c->outgoing);
+    }
+}
+
+/* Peers whose output stalls become suspect; lost connections with output
+ * waiting are made again (after a pause). */
+static void check_peers(void)
+{
+    uint64_t now = timer_ns();
+    for (int w = 0; w < T.env->world_size; w++) {
+        tcp_peer_t *p = &T.peers[w];
+        if (!p->nout)
+            continue;
+        if (!p->c && now >= p->retry_ns)
+            tcp_conn_start(w);
+        if (!p->suspected && now - p->progress_ns > T.stall_ns) {
+            fprintf(stderr, "ftmpi: tcp: output to rank %d has not moved for %.1f s: "
+                            "asking the runtime\n", w, (double)(now - p->progress_ns) * 1e-9);
+            p->suspected = 1;
+            T.env->suspect(w);
+        }
+    }
+}
+
+static int t_progress(void)
+{
+    struct epoll_event ev[64];
+    int n = epoll_wait(T.epfd, ev, 64, 0);
+    int work = 0;
+    for (int i = 0; i < n; i++) {
+        if (!ev[i].data.ptr)
+            tcp_conn_accept();
+        else
+            tcp_conn_event(ev[i].data.ptr, ev[i].events);
+        work++;
+    }
+    if (T.nbusy)
+        check_peers();
+    uint64_t now = timer_ns();
+    if (now >= T.next_check_ns) {
+        T.next_check_ns = now + 100000000ull;
+        check_conns();
+    }
+    return work;
+}
+
+static int t_busy(void) { return T.nbusy; }
+static int t_wait_fd(void) { return T.epfd; }
+
+static void t_drop_peer(int world, int addr)
+{
+    (void)addr;
+    tcp_peer_t *p = &T.peers[world];
+    if (p->c)
+        tcp_conn_close(p->c, NULL, 0);
+    tcp_io_drop(world, -ECONNRESET);
+    p->have_rec = 0;
+    p->suspected = 0;
+    p->retry_ns = 0;
+}
+
+static void t_drop_incoming(void) {}
+
+/* Say goodbye on every ready connection and give the goodbyes (and what
+ * is still queued) up to two seconds to leave. */
+static void t_close(void)
+{
+    for (int w = 0; w < T.env->world_size; w++) {
+        tcp_peer_t *p = &T.peers[w];
+        if (p->c && p->c->state == C_READY) {
+            tcp_out_t *o = out_new(FR_BYE, NULL, 0);
+            if (o)
+                tcp_io_queue(w, o);
+        }
+    }
+    uint64_t end = timer_ns() + 2000000000ull;
+    while (T.nbusy && timer_ns() < end) {
+        t_progress();
+        if (T.nbusy)
+            usleep(1000);
+    }
+    list_node_t *n, *t;
+    list_for_each_safe(n, t, &T.conns) {
+        tcp_conn_t *c = list_entry(n, tcp_conn_t, link);
+        c->bye = 1;
+        tcp_conn_close(c, NULL, 0);
+    }
+    for (int w = 0; w < T.env->world_size; w++)
+        tcp_io_drop(w, -ESHUTDOWN);
+    close(T.lfd);
+    close(T.epfd);
+    free(T.peers);
+    memset(&T, 0, sizeof(T));
+}
+
+static tp_ops_t tcp_ops = {
+    .name = "tcp",
+    .send = t_send,
+    .send_stream = t_send_stream,
+    .connect = t_connect,
+    .progress = t_progress,
+    .busy = t_busy,
+    .wait_fd = t_wait_fd,
+    .drop_peer = t_drop_peer,
+    .drop_incoming = t_drop_incoming,
+    .close = t_close,
+};
+
+static long env_ms(const char *name, long dflt)
+{
+    const char *s = getenv(name);
+    char *end;
+    if (!s || !*s)
+        return dflt;
+    long v = strtol(s, &end, 10);
+    if (*end || v <= 0) {
+        fprintf(stderr, "ftmpi: %s='%s' is not a positive number of milliseconds; using %ld\n",
+                name, s, dflt);
+        return dflt;
+    }
+    return v;
+}
+
+static int listen_any(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -errno;
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY)};
+    socklen_t sl = sizeof(sa);
+    if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(fd, 256) < 0 ||
+        getsockname(fd, (struct sockaddr *)&sa, &sl) < 0) {
+        int e = -errno;
+        close(fd);
+        return e;
+    }
+    T.me.port = ntohs(sa.sin_port);
+    return fd;
+}
+
+const tp_ops_t *tcp_tp_open(const tp_env_t *env)
+{
+    memset(&T, 0, sizeof(T));
+    T.env = env;
+    T.lfd = T.epfd = -1;
+    list_init(&T.conns);
+    T.stall_ns = (uint64_t)env_ms("FTMPI_TCP_STALL_MS", 10000) * 1000000ull;
+    T.max_inline = 1u << 20;
+    const char *what = "selecting interfaces";
+    int rc = tcp_if_select(&T);
+    if (rc < 0)
+        goto fail;
+    what = "making the key";
+    if (getrandom(T.me.key, sizeof(T.me.key), 0) != (ssize_t)sizeof(T.me.key)) {
+        rc = -errno;
+        goto fail;
+    }
+    what = "allocating";
+    rc = -ENOMEM;
+    T.peers = calloc((size_t)env->world_size, sizeof(*T.peers));
+    if (!T.peers)
+        goto fail;
+    for (int w = 0; w < env->world_size; w++)
+        list_init(&T.peers[w].out);
+    what = "listening";
+    if ((rc = T.lfd = listen_any()) < 0)
+        goto fail;
+    what = "creating the epoll set";
+    if ((T.epfd = epoll_create1(EPOLL_CLOEXEC)) < 0) {
+        rc = -errno;
+        goto fail;
+    }
+    struct epoll_event ev = {.events = EPOLLIN, .data.ptr = NULL};
+    epoll_ctl(T.epfd, EPOLL_CTL_ADD, T.lfd, &ev);
+    what = "publishing the address";
+    char key[64];
+    snprintf(key, sizeof(key), "tcp.%d.%u", env->my_world, env->my_inc);
+    if ((rc = env->kv_put(key, &T.me, sizeof(T.me))) < 0)
+        goto fail;
+    tcp_ops.max_inline = T.max_inline;
+    return &tcp_ops;
+fail:
+    fprintf(stderr, "ftmpi: the TCP transport cannot start (%s): %s\n", what, strerror(-rc));
+    if (T.lfd >= 0)
+        close(T.lfd);
+    if (T.epfd >= 0)
+        close(T.epfd);
+    free(T.peers);
+    memset(&T, 0, sizeof(T));
+    return NULL;
+}

@@ -1,0 +1,139 @@
+/* Internals shared by the TCP transport's files. */
+#ifndef FTMPI_TRANSPORT_TCP_INT_H
+#define FTMPI_TRANSPORT_TCP_INT_H
+
+#include <stdint.h>
+#include <netinet/in.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#include "tcp.h"
+#include "util/list.h"
+
+#define TCP_MAX_ADDRS 8
+#define TCP_KEY_BYTES 32
+#define TCP_NONCE_BYTES 16
+#define TCP_MAC_BYTES 32
+
+/* What each process publishes under "tcp.<world>.<incarnation>". */
+typedef struct {
+    uint16_t port;
+    uint16_t naddr;
+    uint32_t addr[TCP_MAX_ADDRS];  /* IPv4, network order */
+    uint8_t key[TCP_KEY_BYTES];    /* its connections' HMAC key */
+} tcp_rec_t;
+
+/* Frames after the handshake: 16 bytes, then hlen + dlen bytes, then
+ * zeros up to a multiple of 8 (the next frame's header stays aligned). */
+#define TCP_FRAME_MAGIC 0x464d5446u /* "FTMF" */
+enum { FR_PKT = 1, FR_STREAM = 2, FR_BYE = 3 };
+typedef struct {
+    uint32_t magic;
+    uint16_t kind;
+    uint16_t hlen;
+    uint64_t dlen;
+} tcp_frame_t;
+
+/* Handshake messages (fixed size): HELLO (connector), CHAL (acceptor,
+ * proves it holds its key), AUTH (connector, proves it read the key from
+ * the job's store), VERDICT (acceptor: 0 use it, 1 duplicate, 2 refused). */
+#define TCP_HS_MAGIC 0x48544d46u /* "FTMH" */
+enum { HS_HELLO = 1, HS_CHAL, HS_AUTH, HS_VERDICT };
+enum { VERDICT_OK = 0, VERDICT_DUP = 1, VERDICT_REFUSED = 2 };
+typedef struct {
+    uint32_t magic, kind;
+    int32_t from, to;
+    uint32_t from_inc, to_inc;
+    uint32_t status, pad;
+    uint8_t nonce[TCP_NONCE_BYTES];
+    uint8_t mac[TCP_MAC_BYTES];
+} tcp_hs_t;
+
+enum { C_CONNECTING = 1, C_WAIT_HELLO, C_WAIT_CHAL, C_WAIT_AUTH, C_WAIT_VERDICT, C_READY,
+       C_CLOSED };
+
+typedef struct tcp_conn {
+    list_node_t link;         /* all connections */
+    int fd;
+    int peer;                 /* world rank; -1 until HELLO (acceptor) */
+    uint32_t peer_inc;
+    int outgoing;
+    int state;
+    int bye;                  /* the peer said goodbye: its EOF is no failure */
+    int in_use;               /* delivering from it: close later */
+    int want_out;             /* EPOLLOUT is on */
+    uint8_t nonce[TCP_NONCE_BYTES];  /* ours */
+    uint8_t peer_nonce[TCP_NONCE_BYTES];
+    uint8_t key[TCP_KEY_BYTES];      /* the acceptor's key */
+    uint8_t hs[sizeof(tcp_hs_t)];
+    size_t hs_have;
+    char *rbuf;               /* bytes read, [rpos, rlen) not parsed yet */
+    size_t rcap, rlen, rpos;
+    tp_io_t *sink;            /* payload being received into */
+    size_t sink_off, skip;    /* skip: payload bytes to discard */
+    uint64_t started_ns;
+    char where[64];           /* peer address, for messages */
+} tcp_conn_t;
+
+typedef struct tcp_out {
+    list_node_t link;
+    size_t hlen, dlen;        /* frame+packet header bytes in head[]; payload */
+    size_t done;              /* bytes of head + payload written */
+    tp_io_t *src;             /* streamed payload, or NULL: copied in data */
+    char *data;
+    char head[];
+} tcp_out_t;
+
+typedef struct {
+    tcp_conn_t *c;            /* the connection to use (ready or being made) */
+    list_node_t out;          /* queued output, in order */
+    int nout;
+    uint64_t progress_ns;     /* last time output moved (or was queued) */
+    int suspected;
+    uint64_t retry_ns;        /* no connection before this time */
+    int have_rec;
+    uint32_t rec_inc;
+    tcp_rec_t rec;
+} tcp_peer_t;
+
+typedef struct {
+    const tp_env_t *env;
+    int epfd;
+    int lfd;
+    tcp_peer_t *peers;
+    list_node_t conns;
+    tcp_rec_t me;
+    uint32_t ifaddr[TCP_MAX_ADDRS], ifmask[TCP_MAX_ADDRS];
+    int nif;
+    uint64_t stall_ns;
+    size_t max_inline;
+    int nbusy;                /* peers with queued output */
+    uint64_t next_check_ns;   /* next look for handshakes that take too long */
+} tcp_t;
+
+extern tcp_t T;
+
+/* tcp_if.c: interfaces (FTMPI_NET) and the address record */
+int tcp_if_select(tcp_t *t);
+int tcp_rec_get(int world, uint32_t inc, tcp_rec_t *rec);
+uint32_t tcp_rec_pick(const tcp_t *t, const tcp_rec_t *rec);
+
+/* tcp_conn.c: connections and their handshake */
+int tcp_conn_start(int world);
+void tcp_conn_accept(void);
+void tcp_conn_event(tcp_conn_t *c, uint32_t events);
+void tcp_conn_close(tcp_conn_t *c, const char *why, int suspect);
+void tcp_conn_watch(tcp_conn_t *c, int want_out);
+
+/* tcp_io.c: frames */
+int tcp_io_read(tcp_conn_t *c);
+int tcp_io_write(int world);
+void tcp_io_drop(int world, int err);
+int tcp_io_queue(int world, tcp_out_t *o);
+ssize_t tcp_io_sendv(int fd, struct iovec *v, int n);
+static inline size_t tcp_pad(size_t dlen) { return (8 - (dlen & 7)) & 7; }
+extern const char tcp_zeros[8];
+void tcp_auth_mac(const uint8_t *key, const tcp_hs_t *hs, const uint8_t *nonce,
+                  uint8_t mac[TCP_MAC_BYTES]);
+
+#endif
