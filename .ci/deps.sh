@@ -16,7 +16,6 @@ PKGS=(
     gfortran                               # the Fortran bindings and their tests
     clang                                  # the clang -Werror job (.ci/sanitize.sh)
     libisal-dev                            # Reed-Solomon and CRC (diskless_ckpt, transports)
-    libssl-dev                             # HMAC-SHA256 of the TCP transport's connection challenge
     iproute2                               # ip (namespace tests, bench/net_netns.sh), ss (tcp_outsider)
     python3                                # test drivers (tests/mpi/tcp_outsider.sh, tests/chaos, ...)
     libcmocka-dev                          # unit tests

@@ -55,6 +55,9 @@ typedef struct {
     /* job-wide key-value store (blocking get: waits until the key exists) */
     int (*kv_put)(const char *key, const void *val, size_t len);
     int (*kv_get)(const char *key, void *val, size_t cap, size_t *len_p);
+    /* the job's secret (a string; NULL in a singleton): what a network
+     * transport's handshake proves that both ends hold (util/ft_auth.h) */
+    const char *secret;
     /* the connection to world rank w errored or stalled: ask the runtime */
     void (*suspect)(int w);
     /* incarnation of world rank w's current process, as this process knows it */

@@ -5,6 +5,8 @@
  */
 #include "tcp_int.h"
 
+#include "util/sha256.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -284,11 +286,14 @@ const tp_ops_t *tcp_tp_open(const tp_env_t *env)
     int rc = tcp_if_select(&T);
     if (rc < 0)
         goto fail;
-    what = "making the key";
-    if (getrandom(T.me.key, sizeof(T.me.key), 0) != (ssize_t)sizeof(T.me.key)) {
-        rc = -errno;
+    what = "reading the job's secret";
+    if (!env->secret || !*env->secret) {
+        rc = -EACCES;
         goto fail;
     }
+    /* the handshake's HMAC key: SHA-256 of the job's secret, which never
+     * crosses the network (docs/network.md, "Security") */
+    ft_sha256(env->secret, strlen(env->secret), T.key);
     what = "allocating";
     rc = -ENOMEM;
     T.peers = calloc((size_t)env->world_size, sizeof(*T.peers));

@@ -8,10 +8,12 @@
  *   AUTH (HMAC(key, AUTH, nonce'))     ->
  *                                      <- VERDICT (use it / duplicate / refused)
  *
- * key is the acceptor's, published with its address in the job's key-value
- * store: only a member of the job can read it, so a correct AUTH proves
- * membership, and a correct CHAL proves the acceptor is the process that
- * published the address. Anything else is refused, logged and closed.
+ * key is SHA-256 of the job's secret, which every process of the job has
+ * from its daemon and which never crosses the network: a correct AUTH
+ * proves membership of the job, a correct CHAL that the acceptor is a
+ * member too (the kinds differ, so a proof cannot be reflected; the nonces
+ * are fresh, so it cannot be replayed). Anything else is refused, logged
+ * and closed.
  *
  * Two processes that connect to each other at once keep one connection:
  * the one made by the lower world rank (the higher one accepts it and drops
@@ -22,9 +24,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/tcp.h>
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +32,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "util/sha256.h"
 #include "util/timer.h"
 
 #define RETRY_NS 200000000ull /* a lost connection is made again after this */
@@ -45,15 +45,14 @@ void tcp_auth_mac(const uint8_t *key, const tcp_hs_t *hs, const uint8_t *nonce,
     memset(h.mac, 0, sizeof(h.mac));
     memcpy(msg, &h, sizeof(h));
     memcpy(msg + sizeof(h), nonce, TCP_NONCE_BYTES);
-    unsigned len = TCP_MAC_BYTES;
-    HMAC(EVP_sha256(), key, TCP_KEY_BYTES, msg, sizeof(msg), mac, &len);
+    ft_hmac_sha256(key, TCP_KEY_BYTES, msg, sizeof(msg), mac);
 }
 
 static int mac_ok(const uint8_t *key, const tcp_hs_t *hs, const uint8_t *nonce)
 {
     uint8_t want[TCP_MAC_BYTES];
     tcp_auth_mac(key, hs, nonce, want);
-    return CRYPTO_memcmp(want, hs->mac, TCP_MAC_BYTES) == 0;
+    return ft_ct_equal(want, hs->mac, TCP_MAC_BYTES);
 }
 
 void tcp_conn_watch(tcp_conn_t *c, int want_out)
@@ -169,7 +168,6 @@ int tcp_conn_start(int world)
     c->peer = world;
     c->peer_inc = inc;
     c->state = C_CONNECTING;
-    memcpy(c->key, p->rec.key, TCP_KEY_BYTES);
     snprintf(c->where, sizeof(c->where), "%s:%u", inet_ntoa(sa.sin_addr), p->rec.port);
     p->c = c;
     return 0;
@@ -279,12 +277,11 @@ static void on_hs(tcp_conn_t *c)
         if (!(bad = check_hello(&h))) {
             c->peer = h.from;
             c->peer_inc = h.from_inc;
-            memcpy(c->key, T.me.key, TCP_KEY_BYTES);
             memcpy(c->peer_nonce, h.nonce, TCP_NONCE_BYTES);
             hs_fill(&r, HS_CHAL, c);
             getrandom(c->nonce, sizeof(c->nonce), 0);
             memcpy(r.nonce, c->nonce, TCP_NONCE_BYTES);
-            tcp_auth_mac(c->key, &r, c->peer_nonce, r.mac);
+            tcp_auth_mac(T.key, &r, c->peer_nonce, r.mac);
             if (hs_send(c, &r) < 0)
                 bad = "cannot send CHAL";
             c->state = C_WAIT_AUTH;
@@ -292,17 +289,17 @@ static void on_hs(tcp_conn_t *c)
     } else if (c->state == C_WAIT_CHAL) {
         if (h.kind != HS_CHAL || h.from != c->peer || h.from_inc != c->peer_inc)
             bad = "expected CHAL from the peer";
-        else if (!mac_ok(c->key, &h, c->nonce))
+        else if (!mac_ok(T.key, &h, c->nonce))
             bad = "the peer failed the challenge (wrong key)";
         else {
             hs_fill(&r, HS_AUTH, c);
-            tcp_auth_mac(c->key, &r, h.nonce, r.mac);
+            tcp_auth_mac(T.key, &r, h.nonce, r.mac);
             if (hs_send(c, &r) < 0)
                 bad = "cannot send AUTH";
             c->state = C_WAIT_VERDICT;
         }
     } else if (c->state == C_WAIT_AUTH) {
-        if (h.kind != HS_AUTH || h.from != c->peer || !mac_ok(c->key, &h, c->nonce)) {
+        if (h.kind != HS_AUTH || h.from != c->peer || !mac_ok(T.key, &h, c->nonce)) {
             fprintf(stderr, "ftmpi: tcp: rank %d: refused a connection from %s: "
                             "authentication failed\n", T.env->my_world, c->where);
             tcp_conn_close(c, NULL, 0);

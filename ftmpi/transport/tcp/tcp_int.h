@@ -20,7 +20,6 @@ typedef struct {
     uint16_t port;
     uint16_t naddr;
     uint32_t addr[TCP_MAX_ADDRS];  /* IPv4, network order */
-    uint8_t key[TCP_KEY_BYTES];    /* its connections' HMAC key */
 } tcp_rec_t;
 
 /* Frames after the handshake: 16 bytes, then hlen + dlen bytes, then
@@ -64,7 +63,6 @@ typedef struct tcp_conn {
     int want_out;             /* EPOLLOUT is on */
     uint8_t nonce[TCP_NONCE_BYTES];  /* ours */
     uint8_t peer_nonce[TCP_NONCE_BYTES];
-    uint8_t key[TCP_KEY_BYTES];      /* the acceptor's key */
     uint8_t hs[sizeof(tcp_hs_t)];
     size_t hs_have;
     char *rbuf;               /* bytes read, [rpos, rlen) not parsed yet */
@@ -103,6 +101,7 @@ typedef struct {
     tcp_peer_t *peers;
     list_node_t conns;
     tcp_rec_t me;
+    uint8_t key[TCP_KEY_BYTES];    /* the handshake's HMAC key (from the job's secret) */
     uint32_t ifaddr[TCP_MAX_ADDRS], ifmask[TCP_MAX_ADDRS];
     int nif;
     uint64_t stall_ns;
