@@ -125,3 +125,20 @@ netns_link_down() { ip -n "${NETNS_PREFIX}sw" link set "v$1" down; }
 netns_link_up() { ip -n "${NETNS_PREFIX}sw" link set "v$1" up; }
 # netns_netem I ARGS...: tc netem ARGS on host I's eth0 (replaces any).
 netns_netem() { local i=$1; shift; tc -n "${NETNS_HOST[$i]}" qdisc replace dev eth0 root netem "$@"; }
+
+# netns_test NAME N: the common start of a test script: N hosts, a work
+# directory $W for the job's files, $JOB for a job run in the background;
+# at exit the job is killed, the hosts and $W removed. netns_fail MESSAGE
+# prints MESSAGE and the end of every file in $W, and exits 1.
+netns_test() {
+    NETNS_TEST=$1
+    W=$(mktemp -d "${TMPDIR:-/tmp}/netns-$1.XXXXXX")
+    JOB=
+    netns_setup "$2"
+    trap '[ -n "$JOB" ] && kill -KILL $JOB 2>/dev/null; netns_cleanup; rm -rf "$W"' EXIT
+}
+netns_fail() {
+    echo "FAIL [$NETNS_TEST]: $*"
+    for f in "$W"/*; do [ -f "$f" ] && { echo "--- $f"; tail -c 4000 "$f"; }; done
+    exit 1
+}

@@ -14,15 +14,7 @@ CASE=$1
 RUN=$2
 CG=$3
 . "$(dirname "$0")/netns.sh"
-W=$(mktemp -d "${TMPDIR:-/tmp}/netns-cg-$CASE.XXXXXX")
-JOB=
-fail() {
-    echo "FAIL [cg $CASE]: $*"
-    for f in "$W"/*; do [ -f "$f" ] && { echo "--- $f"; tail -c 3000 "$f"; }; done
-    exit 1
-}
-netns_setup 4
-trap '[ -n "$JOB" ] && kill -KILL $JOB 2>/dev/null; netns_cleanup; rm -rf "$W"' EXIT
+netns_test "cg-$CASE" 4
 
 case $CASE in
 rs2) opts=(--n 20 --tol 1e-12 --encoding rs --checksums 2 --ckpt-interval 5) ;;
@@ -38,9 +30,9 @@ job() { # NAME EXTRA-CG-OPTIONS...
 }
 sum() { grep -Eo '"solution_checksum": "[0-9a-f]+"' "$W/$1.out"; }
 
-job ref || fail "the failure-free run exited $?"
+job ref || netns_fail "the failure-free run exited $?"
 ref=$(sum ref)
-[ -n "$ref" ] || fail "no checksum in the failure-free run"
+[ -n "$ref" ] || netns_fail "no checksum in the failure-free run"
 
 # ~25 ms per iteration: the host dies well inside the solve
 job kill --delay-us 25000 &
@@ -55,9 +47,9 @@ netns_kill_host 2
 wait "$JOB"
 rc=$?
 JOB=
-[ $rc -eq 0 ] || fail "the run with host 2 killed exited $rc"
-[ "$(sum kill)" = "$ref" ] || fail "checksum $(sum kill), failure-free $ref"
-grep -q '"recoveries_total": 1' "$W/kill.out" || fail "not exactly one recovery"
+[ $rc -eq 0 ] || netns_fail "the run with host 2 killed exited $rc"
+[ "$(sum kill)" = "$ref" ] || netns_fail "checksum $(sum kill), failure-free $ref"
+grep -q '"recoveries_total": 1' "$W/kill.out" || netns_fail "not exactly one recovery"
 grep -q '"event":"recovery_end","generation":1,"failed":\[4,5\]' "$W/kill.log" ||
-    fail "ranks 4 and 5 were not recovered in one round"
+    netns_fail "ranks 4 and 5 were not recovered in one round"
 echo "PASS [cg $CASE]: $ref after losing host 2"

@@ -19,15 +19,7 @@ CASE=$1
 RUN=$2
 PROG=$3
 . "$(dirname "$0")/netns.sh"
-W=$(mktemp -d "${TMPDIR:-/tmp}/netns-$CASE.XXXXXX")
-JOB=
-fail() {
-    echo "FAIL [$CASE]: $*"
-    for f in "$W"/*; do [ -f "$f" ] && { echo "--- $f"; head -c 4000 "$f"; }; done
-    exit 1
-}
-netns_setup 4
-trap '[ -n "$JOB" ] && kill -KILL $JOB 2>/dev/null; netns_cleanup; rm -rf "$W"' EXIT
+netns_test "$CASE" 4
 
 # start NP EXTRA-OPTIONS...: the job in the background, waits for NP ready lines
 start() {
@@ -40,14 +32,14 @@ start() {
         [ "$(grep -c '^ready' "$W/out")" -ge "$np" ] && return 0
         sleep 0.05
     done
-    fail "the job did not start"
+    netns_fail "the job did not start"
 }
 finish() { wait "$JOB"; RC=$?; JOB=; }
 t_event() { sed -n "s/^{\"t\":\([0-9.]*\),\"event\":\"$1\".*/\1/p" "$W/log" | head -1; }
 one_round() {
-    [ "$(grep -c '"event":"recovery_end"' "$W/log")" -eq 1 ] || fail "not exactly one recovery round"
+    [ "$(grep -c '"event":"recovery_end"' "$W/log")" -eq 1 ] || netns_fail "not exactly one recovery round"
     grep -q "\"event\":\"recovery_end\",\"generation\":1,\"failed\":\[$1\]" "$W/log" ||
-        fail "the round did not handle ranks $1 together"
+        netns_fail "the round did not handle ranks $1 together"
 }
 # 3 s: long enough that a loaded machine (load 20 on 2 cores) never misses
 # heartbeats for that long by itself; only the fault can make the host silent
@@ -58,23 +50,23 @@ rebuild_spare)
     start 6 --hosts "$(netns_hostlist 2)" --spare-hosts 1 --comm-mode=rebuild
     netns_kill_daemon 1
     finish
-    [ $RC -eq 0 ] || fail "exit $RC"
+    [ $RC -eq 0 ] || netns_fail "exit $RC"
     one_round "2,3"
     [ "$(grep -c "\"event\":\"replaced\".*\"host\":\"${NETNS_HOST[3]}\"" "$W/log")" -eq 2 ] ||
-        fail "ranks 2 and 3 not replaced on the spare host"
+        netns_fail "ranks 2 and 3 not replaced on the spare host"
     [ "$(grep -c "^recovered .*failed=2,3 .* hosts=0,0,3,3,2,2$" "$W/out")" -eq 6 ] ||
-        fail "every process must see the new host table"
+        netns_fail "every process must see the new host table"
     ;;
 rebuild_rr)
     start 8 --hosts "$(netns_hostlist 2)" --comm-mode=rebuild
     netns_kill_host 3
     finish
-    [ $RC -eq 0 ] || fail "exit $RC"
+    [ $RC -eq 0 ] || netns_fail "exit $RC"
     one_round "6,7"
-    grep -q "\"event\":\"replaced\",\"rank\":6,.*\"host\":\"${NETNS_HOST[0]}\"" "$W/log" || fail "rank 6 not on host 0"
-    grep -q "\"event\":\"replaced\",\"rank\":7,.*\"host\":\"${NETNS_HOST[1]}\"" "$W/log" || fail "rank 7 not on host 1"
+    grep -q "\"event\":\"replaced\",\"rank\":6,.*\"host\":\"${NETNS_HOST[0]}\"" "$W/log" || netns_fail "rank 6 not on host 0"
+    grep -q "\"event\":\"replaced\",\"rank\":7,.*\"host\":\"${NETNS_HOST[1]}\"" "$W/log" || netns_fail "rank 7 not on host 1"
     [ "$(grep -c "^recovered .*failed=6,7 .* hosts=0,0,1,1,2,2,0,1$" "$W/out")" -eq 8 ] ||
-        fail "every process must see the new host table"
+        netns_fail "every process must see the new host table"
     ;;
 shrink_link)
     # shellcheck disable=SC2086
@@ -84,15 +76,15 @@ shrink_link)
     netns_link_down 2
     finish
     t1=$(date +%s.%N)
-    grep -q "lost the daemon of host ${NETNS_HOST[2]}: no heartbeat for 3 s" "$W/err" || fail "no heartbeat loss"
+    grep -q "lost the daemon of host ${NETNS_HOST[2]}: no heartbeat for 3 s" "$W/err" || netns_fail "no heartbeat loss"
     one_round "4,5"
-    [ "$(grep -c '^recovered .*failed=4,5 ' "$W/out")" -eq 6 ] || fail "6 survivors must recover"
-    awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a >= 3.0) }' || fail "lost before the heartbeat timeout"
+    [ "$(grep -c '^recovered .*failed=4,5 ' "$W/out")" -eq 6 ] || netns_fail "6 survivors must recover"
+    awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a >= 3.0) }' || netns_fail "lost before the heartbeat timeout"
     for _ in $(seq 100); do
         left=0; for p in $victims; do [ -d /proc/$p ] && left=1; done
         [ $left = 0 ] && break; sleep 0.05
     done
-    [ $left = 0 ] || fail "host 2's ranks outlived the partition"
+    [ $left = 0 ] || netns_fail "host 2's ranks outlived the partition"
     ;;
 blank_stop)
     # shellcheck disable=SC2086
@@ -100,9 +92,9 @@ blank_stop)
     netns_stop_daemon 1
     finish
     netns_cont_daemon 1
-    grep -q "lost the daemon of host ${NETNS_HOST[1]}: no heartbeat" "$W/err" || fail "no heartbeat loss"
+    grep -q "lost the daemon of host ${NETNS_HOST[1]}: no heartbeat" "$W/err" || netns_fail "no heartbeat loss"
     one_round "2,3"
-    [ "$(grep -c '^recovered .*failed=2,3 ' "$W/out")" -eq 6 ] || fail "6 survivors must recover"
+    [ "$(grep -c '^recovered .*failed=2,3 ' "$W/out")" -eq 6 ] || netns_fail "6 survivors must recover"
     ;;
 *) echo "unknown case $CASE"; exit 2 ;;
 esac
