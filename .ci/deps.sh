@@ -12,17 +12,16 @@ set -euo pipefail
 
 PKGS=(
     build-essential cmake pkg-config       # toolchain
-    python3                                # gen.py: the API check, the generated bindings
+    python3                                # gen.py (API check, bindings), test drivers (tcp_outsider, chaos)
     gfortran                               # the Fortran bindings and their tests
     clang                                  # the clang -Werror job (.ci/sanitize.sh)
     libisal-dev                            # Reed-Solomon and CRC (diskless_ckpt, transports)
-    iproute2                               # ip (namespace tests, bench/net_netns.sh), ss (tcp_outsider)
-    python3                                # test drivers (tests/mpi/tcp_outsider.sh, tests/chaos, ...)
+    iproute2 util-linux                    # ip, ss, nsenter: namespace hosts (tests/netns), tcp_outsider
     libcmocka-dev                          # unit tests
+    gdb                                    # every rank's stack when a chaos trial hangs (tests/chaos)
     libopenblas-dev liblapacke-dev         # dense apps
     openmpi-bin libopenmpi-dev             # peer MPI, for benchmarks only
     slurm-wlm                              # the Slurm launch test (tests/netns/netns_slurm.sh)
-    iproute2 util-linux                    # network namespaces for multi-host tests (tests/netns)
     mpich libmpich-dev                     # peer MPI, for benchmarks only
     libfftw3-dev zlib1g-dev                # apps/pstswm: FFTs, PNG maps
 )
