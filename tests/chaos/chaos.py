@@ -101,7 +101,9 @@ class Campaign:
         r.answer = ans
         rep = chaos_check.json_report(res.stdout) if w.check.startswith("json:") else None
         if rep:
-            r.iterations = rep.get("iterations")
+            # iterations (cg), panels (lu, matmul, qr), steps (pstswm)
+            r.iterations = next((rep[k] for k in ("iterations", "panels", "steps") if k in rep),
+                                None)
             r.ckpt_interval = rep.get("ckpt_interval")
         if w.check == "sorted-lines":
             r.tasks = len(ans)

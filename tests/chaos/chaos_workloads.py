@@ -291,6 +291,7 @@ def _weighted(rng, pairs):
 
 
 CG_COMMON = "--n 32 --tol 1e-10 --ckpt-interval 10 --chunk-kib 32 --json"
+DENSE = "--nb 16 --grid 2x2 --ft ckpt --ckpt-interval 2 --json"
 
 WORKLOADS = [
     Workload("cg-rs", 3, "bin/cg", CG_COMMON + " --encoding rs --checksums 2",
@@ -299,6 +300,21 @@ WORKLOADS = [
     Workload("cg-xor", 2, "bin/cg", CG_COMMON + " --encoding xor --checksums 1 --group 3",
              np=[8], modes=["rebuild"], check="json:solution_checksum",
              planner=ftiter_kills, m=1, group=4),
+    # the dense demos and the shallow water model, all on the iterative skeleton
+    # (one panel or one time step is one iteration), one checkpoint group each
+    Workload("lu-rs", 1, "bin/lu", DENSE + " --n 192 --encoding rs --checksums 2",
+             np=[6], modes=["rebuild"], check="json:solution_checksum",
+             planner=ftiter_kills, m=2),
+    Workload("qr-xor", 1, "bin/qr", DENSE + " --n 160 --m 192 --encoding xor",
+             np=[5], modes=["rebuild"], check="json:solution_checksum",
+             planner=ftiter_kills, m=1),
+    Workload("matmul-rs", 1, "bin/matmul", DENSE + " --n 192 --encoding rs --checksums 1",
+             np=[5], modes=["rebuild"], check="json:solution_checksum",
+             planner=ftiter_kills, m=1),
+    Workload("pstswm-rs", 1, "bin/pstswm",
+             "--case 6 --trunc 21 --days 1 --ckpt-interval 6 --encoding rs --checksums 1 --json",
+             np=[5], modes=["rebuild"], check="json:state_checksum",
+             planner=ftiter_kills, m=1),
     Workload("sweep", 2, "bin/sweep", "--tasks 60 --task-ms 4 --quiet",
              np=[4, 6], modes=["rebuild", "shrink", "blank"], msg_modes=["reset", "cont"],
              check="sorted-lines", planner=mw_kills),
