@@ -52,12 +52,25 @@ static int run_setup(void *arg, ftiter_t *sk, MPI_Comm data)
     return r->ops->setup(r->app, d);
 }
 
+/* The ABFT data grid's communicators, its own split of the data
+ * communicator included (the ckpt grid's belong to d->grid). */
+static void data_grid_free(dense_ctx_t *d)
+{
+    if (!d->dgrid_own)
+        return;
+    MPI_Comm sub = d->dgrid.comm;
+    dense_grid_free(&d->dgrid);
+    if (sub != MPI_COMM_NULL)
+        MPI_Comm_free(&sub);
+    d->dgrid.comm = MPI_COMM_NULL;
+    d->dgrid_own = 0;
+}
+
 /* the P x Q grid of the data ranks inside the (P + 1) x Q ABFT grid */
 static int run_data_grid(dense_ctx_t *d, MPI_Comm data)
 {
     dense_grid_t *g = &d->dgrid;
-    if (d->dgrid_own)
-        dense_grid_free(g);
+    data_grid_free(d);
     if (d->o->ft != DENSE_FT_ABFT) {
         *g = d->grid; /* the same communicators, freed with d->grid */
         d->dgrid_own = 0;
@@ -277,8 +290,7 @@ int dense_end(dense_ctx_t *d)
     }
     if (d->sk)
         ftiter_free(&d->sk);
-    if (d->dgrid_own)
-        dense_grid_free(&d->dgrid);
+    data_grid_free(d);
     dense_grid_free(&d->grid);
     MPI_Finalize();
     return status;

@@ -67,6 +67,7 @@ program f08_mpi
   do i = 1, np
     call check(g(i) == (i - 1) ** 2, 'allgather in place')
   end do
+  deallocate(g)
 
   ! a 3x2 block of a 6x5 grid as a subarray type, to both neighbours
   grid = reshape((/ (i, i = 1, 30) /), (/ 6, 5 /)) + 100 * rank
@@ -103,6 +104,7 @@ program f08_mpi
   allocate(ranks((np + 1) / 2))
   ranks = (/ (2 * i, i = 0, (np + 1) / 2 - 1) /)
   call MPI_Group_incl(wgroup, size(ranks), ranks, egroup)
+  deallocate(ranks)
   if (mod(rank, 2) == 0) then
     call MPI_Comm_create_group(MPI_COMM_WORLD, egroup, 9, evens)
     call MPI_Comm_rank(evens, srank)

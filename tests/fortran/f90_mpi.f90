@@ -134,6 +134,7 @@ program f90_mpi
   end if
   call MPI_Scatter(all, 1, MPI_INTEGER, i, 1, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
   call check(i == 7 * rank + 1, 'scatter')
+  deallocate(all)
 
   ! MAXLOC over (value, rank) pairs
   pair = (/ mod(rank * 5, 3) + 10 * rank, rank /)

@@ -163,6 +163,7 @@ static int t_progress(void)
     struct epoll_event ev[64];
     int n = epoll_wait(T.epfd, ev, 64, 0);
     int work = 0;
+    T.in_batch++;
     for (int i = 0; i < n; i++) {
         if (!ev[i].data.ptr)
             tcp_conn_accept();
@@ -170,6 +171,8 @@ static int t_progress(void)
             tcp_conn_event(ev[i].data.ptr, ev[i].events);
         work++;
     }
+    if (--T.in_batch == 0)
+        tcp_conn_reap();
     if (T.nbusy)
         check_peers();
     uint64_t now = timer_ns();

@@ -87,8 +87,24 @@ static tcp_conn_t *conn_new(int fd, int outgoing)
 
 static void conn_free(tcp_conn_t *c)
 {
+    if (T.in_batch) {
+        /* a later event of this batch may name it: it is C_CLOSED until then */
+        c->next_dead = T.dead;
+        T.dead = c;
+        return;
+    }
     free(c->rbuf);
     free(c);
+}
+
+void tcp_conn_reap(void)
+{
+    while (T.dead) {
+        tcp_conn_t *c = T.dead;
+        T.dead = c->next_dead;
+        free(c->rbuf);
+        free(c);
+    }
 }
 
 void tcp_conn_close(tcp_conn_t *c, const char *why, int suspect)

@@ -65,6 +65,7 @@ typedef struct tcp_conn {
     uint8_t peer_nonce[TCP_NONCE_BYTES];
     uint8_t hs[sizeof(tcp_hs_t)];
     size_t hs_have;
+    struct tcp_conn *next_dead; /* closed while an epoll batch was handled */
     char *rbuf;               /* bytes read, [rpos, rlen) not parsed yet */
     size_t rcap, rlen, rpos;
     tp_io_t *sink;            /* payload being received into */
@@ -108,6 +109,8 @@ typedef struct {
     size_t max_inline;
     int nbusy;                /* peers with queued output */
     uint64_t next_check_ns;   /* next look for handshakes that take too long */
+    int in_batch;             /* handling epoll events: frees wait (tcp_conn_reap) */
+    struct tcp_conn *dead;    /* connections closed meanwhile */
 } tcp_t;
 
 extern tcp_t T;
@@ -132,6 +135,9 @@ int tcp_io_queue(int world, tcp_out_t *o);
 ssize_t tcp_io_sendv(int fd, struct iovec *v, int n);
 static inline size_t tcp_pad(size_t dlen) { return (8 - (dlen & 7)) & 7; }
 extern const char tcp_zeros[8];
+/* Free the connections closed while an epoll batch was handled (one
+ * batch may hold events for a connection that an earlier event closed). */
+void tcp_conn_reap(void);
 void tcp_auth_mac(const uint8_t *key, const tcp_hs_t *hs, const uint8_t *nonce,
                   uint8_t mac[TCP_MAC_BYTES]);
 
