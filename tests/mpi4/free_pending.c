@@ -59,6 +59,8 @@ int main(int argc, char **argv)
                 errs++;
             }
         }
+    for (int i = 0; i < NMSG; i++)
+        free(buf[i]);
     if (errs == 0 && t_rank == 0)
         printf("%s: passed on %d rank(s)\n", t_name, t_size);
     return errs ? 1 : 0;
