@@ -28,6 +28,7 @@
 #include "mpi.h"
 #include "core/comm.h"
 #include "core/datatype.h"
+#include "core/err_cause.h"
 #include "core/errhandler.h"
 #include "core/errors.h"
 #include "core/group.h"
@@ -55,6 +56,11 @@ int api_error_comm(comm_t *c, int rc, const char *fname);
  * blocking one): raised on comm's handler through API_BEGIN/API_END, like
  * every other error (initialized? lock held? AUTO recovery). */
 int api_fail_early(MPI_Comm comm, int code, const char *fname);
+/* The argument errors of the CHECK_ macros, with their cause recorded
+ * (core/err_cause.h); each returns the class. */
+int api_bad_type(MPI_Datatype h, const dt_t *dt);
+int api_bad_tag(int tag);
+int api_bad_rank(comm_t *c, int r);
 /* FT: is communication on c allowed now? MPI_SUCCESS or the error. */
 int api_comm_usable(comm_t *c);
 
@@ -76,7 +82,8 @@ static inline void api_unlock(void)
     comm_t *err_comm = NULL;                                   \
     if (!ftg.initialized || ftg.finalized)                     \
         return api_not_initialized(FNAME);                     \
-    api_lock()
+    api_lock();                                                \
+    err_cause_clear()
 
 /* The common exit of every API function (its only way out after
  * API_BEGIN): raise rc (if any, and not raised yet) on err_comm's handler,
@@ -98,44 +105,48 @@ static inline void api_unlock(void)
  * exists any more (after finalize). */
 #define API_LEAVE_RAISED(code) do { rc = (code); rc_raised = 1; goto fail; } while (0)
 
-#define CHECK_COMM(h, c)                                        \
-    do {                                                        \
-        (c) = comm_get(h);                                      \
-        if (!(c)) API_FAIL(MPI_ERR_COMM);                       \
-        err_comm = (c);                                         \
-        if ((c)->state == COMM_FAILED) API_FAIL(MPI_ERR_COMM);  \
+#define CHECK_COMM(h, c)                                                              \
+    do {                                                                              \
+        (c) = comm_get(h);                                                            \
+        if (!(c))                                                                     \
+            API_FAIL(err_cause(MPI_ERR_COMM, "%d is not a communicator handle", (int)(h))); \
+        err_comm = (c);                                                               \
+        if ((c)->state == COMM_FAILED)                                                \
+            API_FAIL(err_cause(MPI_ERR_COMM, "the communicator was invalidated by a failure")); \
     } while (0)
 
-#define CHECK_COUNT(n) do { if ((n) < 0) API_FAIL(MPI_ERR_COUNT); } while (0)
+#define CHECK_COUNT(n) \
+    do { if ((n) < 0) API_FAIL(err_cause(MPI_ERR_COUNT, "count %ld is negative", (long)(n))); } while (0)
 
 #define CHECK_DT(h, dt)                                                   \
     do {                                                                  \
         (dt) = dt_get(h);                                                 \
         if (!(dt) || !(dt)->committed || (h) == MPI_LB || (h) == MPI_UB)  \
-            API_FAIL(MPI_ERR_TYPE);                                       \
+            API_FAIL(api_bad_type(h, dt));                                \
     } while (0)
 
 #define CHECK_BUF(buf, n, dt)                                             \
     do {                                                                  \
         if ((buf) == NULL && (n) > 0 && (dt)->size > 0 && (dt)->true_lb == 0) \
-            API_FAIL(MPI_ERR_BUFFER);                                     \
+            API_FAIL(err_cause(MPI_ERR_BUFFER, "NULL buffer for %ld elements", (long)(n))); \
     } while (0)
 
-#define CHECK_SEND_TAG(t) do { if ((t) < 0 || (t) > FTMPI_TAG_UB) API_FAIL(MPI_ERR_TAG); } while (0)
+#define CHECK_SEND_TAG(t) \
+    do { if ((t) < 0 || (t) > FTMPI_TAG_UB) API_FAIL(api_bad_tag(t)); } while (0)
 #define CHECK_RECV_TAG(t) \
-    do { if ((t) != MPI_ANY_TAG && ((t) < 0 || (t) > FTMPI_TAG_UB)) API_FAIL(MPI_ERR_TAG); } while (0)
+    do { if ((t) != MPI_ANY_TAG && ((t) < 0 || (t) > FTMPI_TAG_UB)) API_FAIL(api_bad_tag(t)); } while (0)
 
 /* Ranks: in range, and (BLANK mode) not a gap left by a failed process. */
 #define CHECK_DEST(c, r)                                                              \
     do {                                                                              \
         if ((r) != MPI_PROC_NULL && ((r) < 0 || (r) >= comm_peer_size(c) || ft_is_gap(c, r))) \
-            API_FAIL(MPI_ERR_RANK);                                                   \
+            API_FAIL(api_bad_rank(c, r));                                             \
     } while (0)
 #define CHECK_SOURCE(c, r)                                                            \
     do {                                                                              \
         if ((r) != MPI_ANY_SOURCE && (r) != MPI_PROC_NULL &&                          \
             ((r) < 0 || (r) >= comm_peer_size(c) || ft_is_gap(c, r)))                \
-            API_FAIL(MPI_ERR_RANK);                                                   \
+            API_FAIL(api_bad_rank(c, r));                                             \
     } while (0)
 
 #define CHECK_PTR(p) do { if (!(p)) API_FAIL(MPI_ERR_ARG); } while (0)

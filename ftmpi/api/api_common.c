@@ -29,26 +29,51 @@ int api_fail_early(MPI_Comm comm, int code, const char *fname)
     API_END();
 }
 
+int api_bad_type(MPI_Datatype h, const dt_t *dt)
+{
+    if (!dt)
+        return err_cause(MPI_ERR_TYPE, "%d is not a datatype handle", (int)h);
+    if (h == MPI_LB || h == MPI_UB)
+        return err_cause(MPI_ERR_TYPE, "MPI_LB and MPI_UB are markers, not datatypes to send");
+    return err_cause(MPI_ERR_TYPE, "the datatype is not committed (MPI_Type_commit)");
+}
+
+int api_bad_tag(int tag)
+{
+    return err_cause(MPI_ERR_TAG, "tag %d is outside 0..MPI_TAG_UB (%d)", tag, FTMPI_TAG_UB);
+}
+
+int api_bad_rank(comm_t *c, int r)
+{
+    int n = comm_peer_size(c);
+    if (r >= 0 && r < n)
+        return err_cause(MPI_ERR_RANK, "rank %d is a gap left by a failed process (BLANK mode)", r);
+    return err_cause(MPI_ERR_RANK, "rank %d is outside 0..%d of the %s", r, n - 1,
+                     c->is_inter ? "remote group" : "communicator");
+}
+
 int api_comm_usable(comm_t *c)
 {
     /* A recovery round waits for this process: every communicating call
      * fails until it joins (docs/ft.md, "Who is told to recover"). */
     if (ft_round_waiting() && c->state != COMM_FAILED)
-        return MPI_ERR_OTHER;
+        return err_cause(MPI_ERR_OTHER, "a process failed and a recovery round waits for this "
+                                        "process (recover MPI_COMM_WORLD first)");
     if (ulfm_is_revoked(c))
-        return MPIX_ERR_REVOKED;
+        return err_cause(MPIX_ERR_REVOKED, "the communicator was revoked");
     switch (c->state) {
     case COMM_OK:
     case COMM_RECOVERED:
         return MPI_SUCCESS;
     case COMM_FAILED:
-        return MPI_ERR_COMM;
+        return err_cause(MPI_ERR_COMM, "the communicator was invalidated by a failure");
     case COMM_DETECTED:
         /* A member failed. Point-to-point among live processes goes on
          * under CONT and without recovery (NONE); collectives fail below. */
         if (ftg.msg_mode == FTMPI_MSG_MODE_CONT || ftg.recovery_mode == FTMPI_RECOVERY_MODE_NONE)
             return MPI_SUCCESS;
-        return MPI_ERR_OTHER;
+        return err_cause(MPI_ERR_OTHER, "a member of the communicator failed and it is not "
+                                        "recovered yet (message mode RESET)");
     default:
         return MPI_ERR_OTHER;
     }

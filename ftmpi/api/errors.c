@@ -3,6 +3,14 @@
 
 #include <string.h>
 
+static void copy_string(const char *s, char *string, int *resultlen)
+{
+    size_t n = strnlen(s, MPI_MAX_ERROR_STRING - 1);
+    memcpy(string, s, n);
+    string[n] = 0;
+    *resultlen = (int)n;
+}
+
 API_WEAK(Error_string)
 int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 {
@@ -14,12 +22,20 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
         *resultlen = 0;
         return MPI_ERR_ARG;
     }
-    size_t n = strnlen(s, MPI_MAX_ERROR_STRING - 1);
-    memcpy(string, s, n);
-    string[n] = 0;
-    *resultlen = (int)n;
+    copy_string(s, string, resultlen);
     return MPI_SUCCESS;
 }
+
+/* The cause of the last error raised in this thread (core/err_cause.h).
+ * Local, allowed at any time, like MPI_Error_string. */
+int PFTMPI_Error_cause(char *string, int *resultlen)
+{
+    if (!string || !resultlen)
+        return MPI_ERR_ARG;
+    copy_string(err_cause_last(), string, resultlen);
+    return MPI_SUCCESS;
+}
+API_ALIAS(FTMPI_Error_cause, PFTMPI_Error_cause)
 
 API_WEAK(Error_class)
 int PMPI_Error_class(int errorcode, int *errorclass)

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/err_cause.h"
 #include "core/errors.h"
 #include "core/proc.h"
 #include "util/handle.h"
@@ -69,11 +70,11 @@ int errh_invoke(errh_t *e, int obj, int code, const char *fname)
 {
     if (code == MPI_SUCCESS)
         return code;
+    const char *why = err_cause_raise(code, fname); /* "fname: class string[: cause]" */
     if (!e || e->handle == MPI_ERRORS_ARE_FATAL || e->handle == MPI_ERRORS_ABORT) {
-        const char *s = err_string(code);
         char msg[MPI_MAX_ERROR_STRING + 128];
-        snprintf(msg, sizeof(msg), "ftmpi: rank %d: %s: %s (error handler MPI_ERRORS_ARE_FATAL)",
-                 ftg.world_rank, fname, s ? s : "unknown error code");
+        snprintf(msg, sizeof(msg), "ftmpi: rank %d: %s (error handler MPI_ERRORS_ARE_FATAL)",
+                 ftg.world_rank, why);
         fprintf(stderr, "%s\n", msg);
         fflush(stderr);
         if (ftg.singleton || !ftg.initialized)

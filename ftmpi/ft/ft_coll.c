@@ -17,6 +17,7 @@
  * root is translated.
  */
 #include "ft/ft_int.h"
+#include "core/err_cause.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -169,7 +170,8 @@ int ft_coll_end(ft_coll_t *f, int rc)
             if (f->save)
                 memcpy(f->lo, f->save, f->len); /* receive buffers untouched */
             if (rc == MPI_SUCCESS)
-                rc = MPI_ERR_OTHER;
+                rc = err_cause(MPI_ERR_OTHER, "a member failed during the ATOMIC collective: "
+                                              "no process completed it");
         }
     }
     free(f->save);

@@ -13,6 +13,7 @@
 
 #include "core/attr.h"
 #include "util/timer.h"
+#include "core/err_cause.h"
 
 static int round_done(void *arg)
 {
@@ -165,7 +166,7 @@ static int recover(int callbacks)
     if (ftg.singleton)
         return MPI_SUCCESS;
     if (ft.in_recovery)
-        return MPI_ERR_OTHER; /* a callback tried to recover: not allowed */
+        return err_cause(MPI_ERR_OTHER, "a recovery callback tried to recover (not allowed)");
     ft.in_recovery = 1;
     ft.round_waiting = 0;
     ft.refused = 0;
@@ -174,7 +175,9 @@ static int recover(int callbacks)
      * call stays blocked on it and new-generation messages match nothing old. */
     if (ftg.msg_mode == FTMPI_MSG_MODE_RESET)
         p2p_fail_pending(NULL, MPI_ERR_OTHER, P2P_ALL);
-    int rc = rtc_recovery_join(ftg.generation) < 0 ? MPI_ERR_OTHER : MPI_SUCCESS;
+    int rc = rtc_recovery_join(ftg.generation) < 0
+                 ? err_cause(MPI_ERR_OTHER, "the launcher could not be reached to recover")
+                 : MPI_SUCCESS;
     if (rc == MPI_SUCCESS)
         progress_wait(round_done, NULL);
     rtc_recovery_t *rec = ft.recovered;
@@ -184,7 +187,7 @@ static int recover(int callbacks)
     else if (rc == MPI_SUCCESS && ft.refused) {
         /* Some process has finalized: no recovery (docs/ft.md). The
          * failures stay pending, MPI_COMM_WORLD keeps its problem. */
-        rc = MPI_ERR_OTHER;
+        rc = err_cause(MPI_ERR_OTHER, "no recovery: a process has called MPI_Finalize");
         comm_world()->state = COMM_DETECTED;
     }
     ft.refused = 0;

@@ -57,6 +57,15 @@ extern "C" {
 int FTMPI_Host_of(MPI_Comm comm, int rank, int which, int *host);
 int PFTMPI_Host_of(MPI_Comm comm, int rank, int which, int *host);
 
+/* The cause of the last error an MPI call of this thread raised (returned
+ * or passed to an error handler): "MPI_Recv: MPI_ERR_TRUNCATE: ...: 800
+ * bytes from rank 2 into a 400-byte buffer"; the class string alone where
+ * the library knows no more; "" before any error. At most
+ * MPI_MAX_ERROR_STRING - 1 characters. Local; callable at any time. */
+#define FTMPI_HAVE_ERROR_CAUSE 1
+int FTMPI_Error_cause(char *string, int *resultlen);
+int PFTMPI_Error_cause(char *string, int *resultlen);
+
 /* Fault injection point: the launcher may kill this process here
  * (ftmpirun --kill-at NAME[=VALUE]@RANK). Returns MPI_SUCCESS otherwise. */
 int FTMPI_Fault_point(const char *name, long value);
