@@ -52,30 +52,30 @@ static int seg_alloc(size_t need, size_t *off_p)
     }
 }
 
-int bsend_start(comm_t *c, const void *buf, int count, dt_t *dt, int dest, int tag,
-                req_t **r_p)
+int bsend_start(comm_t *c, const void *buf, int count, dt_t *dt, int dest, int tag)
 {
     size_t bytes = (size_t)count * dt->size;
+    if (bytes > INT32_MAX)
+        return err_cause(MPI_ERR_COUNT, "a buffered message of %zu bytes (at most %d)", bytes,
+                         INT32_MAX);
     size_t need = (MPI_BSEND_OVERHEAD + bytes + 15) & ~(size_t)15;
     size_t off;
-    *r_p = NULL;
     /* Sends completed since the last call give their space back. */
     progress_poll();
-    if (!bbuf || seg_alloc(need, &off) != 0)
-        return MPI_ERR_BUFFER;
+    if (!bbuf)
+        return err_cause(MPI_ERR_BUFFER, "no buffer attached (MPI_Buffer_attach)");
+    if (seg_alloc(need, &off) != 0)
+        return err_cause(MPI_ERR_BUFFER, "%zu bytes do not fit in the free part of the "
+                                         "%zu-byte attached buffer", need, bsize);
+    char *data = bbuf + off + MPI_BSEND_OVERHEAD;
+    req_t *r = req_new_p2p(REQ_SEND, c, data, (int)bytes, dt_get(MPI_BYTE), dest, tag,
+                           SEND_STANDARD, 0);
+    if (!r)
+        return MPI_ERR_NO_MEM;
+    dt_pack(dt, (size_t)count, buf, 0, data, bytes);
     seg_t *s = (seg_t *)(bbuf + off);
     s->off = off;
     s->len = need;
-    char *data = bbuf + off + MPI_BSEND_OVERHEAD;
-    dt_pack(dt, (size_t)count, buf, 0, data, bytes);
-    dt_t *bytes_t = dt_get(MPI_BYTE);
-    req_t *r = req_new_p2p(REQ_SEND, c, data, (int)bytes, bytes_t, dest, tag, SEND_STANDARD, 0);
-    if (!r)
-        return MPI_ERR_NO_MEM;
-    if (bytes > INT32_MAX) {
-        req_free(r);
-        return MPI_ERR_COUNT;
-    }
     /* insert sorted */
     seg_t **pp = &used;
     while (*pp && (*pp)->off < off)
@@ -98,13 +98,6 @@ int bsend_start(comm_t *c, const void *buf, int count, dt_t *dt, int dest, int t
         req_free(r);
     else
         r->user_freed = 1;
-    /* What the caller gets is a request that is already complete. */
-    req_t *done = req_new_p2p(REQ_SEND, c, buf, count, dt, dest, tag, SEND_BUFFERED, 0);
-    if (!done)
-        return MPI_ERR_NO_MEM;
-    done->complete = 1;
-    done->data_done = 1;
-    *r_p = done;
     return MPI_SUCCESS;
 }
 

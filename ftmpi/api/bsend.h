@@ -5,9 +5,11 @@
 #include "api/api.h"
 
 /* Copy (buf, count, dt) into the attached buffer and start a send of the
- * copy; *r_p is the send's request (completes when the copy is sent, the
- * buffer space is reclaimed then). MPI_ERR_BUFFER if there is no room. */
-int bsend_start(comm_t *c, const void *buf, int count, dt_t *dt, int dest, int tag,
-                req_t **r_p);
+ * copy, by an internal request nobody waits for (the buffer space is
+ * reclaimed when it completes). MPI_ERR_BUFFER if there is no room.
+ * Buffered mode is local: the caller's own request, if it has one, is
+ * complete once this returns; make it (and its handle) before calling,
+ * so that a failure to make it does not leave a message sent. */
+int bsend_start(comm_t *c, const void *buf, int count, dt_t *dt, int dest, int tag);
 
 #endif

@@ -76,11 +76,8 @@ static int start_one(req_t *r, int *raised)
     if (r->kind == REQ_RECV)
         return p2p_start_recv(r);
     if (r->mode == SEND_BUFFERED) {
-        req_t *inner;
-        rc = bsend_start(r->comm, r->buf, r->count, r->dt, r->peer, r->tag, &inner);
-        if (inner)
-            req_free(inner); /* the copy is made: this request is complete */
-        r->complete = 1;
+        rc = bsend_start(r->comm, r->buf, r->count, r->dt, r->peer, r->tag);
+        r->complete = 1; /* the copy is made (or the start failed) */
         return rc;
     }
     return p2p_start_send(r);

@@ -132,20 +132,21 @@ API_WEAK(Sendrecv_replace)
 int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag,
                           int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
-    if (!ftg.initialized || ftg.finalized)
-        return api_not_initialized("MPI_Sendrecv_replace");
-    dt_t *dt = dt_get(type);
-    if (count < 0 || !dt || !dt->committed)
-        return PMPI_Sendrecv(buf, count, type, dest, sendtag, buf, count, type, source, recvtag,
-                             comm, status); /* reports the argument error */
+    API_BEGIN("MPI_Sendrecv_replace");
+    comm_t *c;
+    dt_t *dt, *bytes_t = dt_get(MPI_BYTE);
+    void *tmp = NULL;
+    CHECK_SENDRECV(comm, c, buf, count, type, dt, dest, sendtag, buf, count, type, dt, source,
+                   recvtag);
+    CHECK_USABLE(c);
     /* Send from a packed copy, receive in place. */
     size_t bytes = (size_t)count * dt->size;
-    void *tmp = malloc(bytes ? bytes : 1);
-    if (!tmp)
-        return api_fail_early(comm, MPI_ERR_NO_MEM, "MPI_Sendrecv_replace");
+    if (bytes > INT_MAX)
+        API_FAIL(err_cause(MPI_ERR_COUNT, "%zu bytes to replace (at most %d)", bytes, INT_MAX));
+    if (!(tmp = malloc(bytes ? bytes : 1)))
+        API_FAIL(MPI_ERR_NO_MEM);
     dt_pack(dt, (size_t)count, buf, 0, tmp, bytes);
-    int rc = sendrecv_common("MPI_Sendrecv_replace", tmp, (int)bytes, MPI_BYTE, dest, sendtag,
-                             buf, count, type, source, recvtag, comm, status);
-    free(tmp);
-    return rc;
+    rc = api_sendrecv(c, tmp, (int)bytes, bytes_t, dest, sendtag, buf, count, dt, source, recvtag,
+                      status);
+    API_END_CLEANUP(free(tmp));
 }

@@ -29,12 +29,22 @@ static int send_common(const char *fname, const void *buf, int count, MPI_Dataty
     req_t *r;
     if (mode == SEND_BUFFERED) {
         /* Buffered mode is local: the copy is on its way when this returns,
-         * the caller gets an already complete request. */
-        rc = bsend_start(c, buf, count, dt, dest, tag, &r);
-        if (rc == MPI_SUCCESS && req_p && (rc = req_make_handle(r)) != MPI_SUCCESS) {
+         * the caller gets an already complete request, made (with its
+         * handle) before the message leaves. */
+        if (!req_p) {
+            rc = bsend_start(c, buf, count, dt, dest, tag);
+            goto fail; /* the exit, with rc MPI_SUCCESS or the error */
+        }
+        r = req_new_p2p(REQ_SEND, c, buf, count, dt, dest, tag, SEND_BUFFERED, 0);
+        if (!r)
+            API_FAIL(MPI_ERR_NO_MEM);
+        if ((rc = req_make_handle(r)) != MPI_SUCCESS) {
             req_free(r);
             goto fail;
         }
+        r->complete = 1;
+        r->data_done = 1;
+        rc = bsend_start(c, buf, count, dt, dest, tag);
     } else {
         r = req_new_p2p(REQ_SEND, c, buf, count, dt, dest, tag, mode, 0);
         if (!r)
