@@ -11,6 +11,20 @@ cmake --install "$build" --prefix "$dir/inst" >/dev/null
 "$dir/inst/bin/mpicc" "$prog" -o "$dir/a.out"
 "$dir/inst/bin/ftmpicc" -show | grep -q -- "-I$dir/inst/include" ||
   { echo "rt_install: ftmpicc -show does not point into the prefix"; exit 1; }
+# pkg-config finds the prefix chosen at install time too
+if command -v pkg-config >/dev/null; then
+  pc=$(find "$dir/inst" -name ftmpi.pc | head -1)
+  [ -n "$pc" ] || { echo "rt_install: ftmpi.pc not installed"; exit 1; }
+  flags=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --cflags --libs ftmpi)
+  inc=$(echo "$flags" | sed -n 's/^-I\([^ ]*\).*/\1/p')
+  [ -n "$inc" ] && [ "$(cd "$inc" && pwd -P)" = "$(cd "$dir/inst/include" && pwd -P)" ] ||
+    { echo "rt_install: pkg-config --cflags does not point into the prefix: $flags"; exit 1; }
+  cc "$prog" $flags -o "$dir/b.out" ||
+    { echo "rt_install: cannot build with pkg-config's flags"; exit 1; }
+  LD_LIBRARY_PATH=$(dirname "$(find "$dir/inst" -name 'libftmpi.so' | head -1)") \
+    "$dir/inst/bin/mpirun" --timeout 20 -np 2 "$dir/b.out" | grep -q "^rt_install: 2 ranks" ||
+    { echo "rt_install: the pkg-config build did not run"; exit 1; }
+fi
 out=$("$dir/inst/bin/mpirun" --timeout 20 -np 2 "$dir/a.out")
 echo "$out"
 echo "$out" | grep -q "^rt_install: 2 ranks" || { echo "rt_install: the program did not run"; exit 1; }
