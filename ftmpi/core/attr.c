@@ -267,17 +267,33 @@ void attr_drop(kv_kind_t kind, void **list)
     }
 }
 
-int attr_call_deletes(kv_kind_t kind, void *list, int obj)
+int attr_call_deletes(kv_kind_t kind, void **list, int obj)
 {
-    int rc = MPI_SUCCESS;
-    for (attr_t *a = list; a; a = a->next) {
-        keyval_t *k = kv_get(kind, a->keyval);
-        if (k) {
-            int r = call_delete(k, obj, a->keyval, a->val);
-            if (r != MPI_SUCCESS && rc == MPI_SUCCESS)
-                rc = r;
-        }
+    /* The callbacks run unlocked and may set or delete attributes of the
+     * same object: walk a copy of the list as it was at the start, and
+     * call each entry only while it is still attached with its value (one
+     * a callback deleted has had its own delete callback then). */
+    int n = 0, rc = MPI_SUCCESS;
+    for (attr_t *a = *list; a; a = a->next)
+        n++;
+    if (n == 0)
+        return MPI_SUCCESS;
+    attr_t *snap = malloc((size_t)n * sizeof(*snap));
+    if (!snap)
+        return MPI_ERR_NO_MEM;
+    n = 0;
+    for (attr_t *a = *list; a; a = a->next)
+        snap[n++] = *a;
+    for (int i = 0; i < n; i++) {
+        attr_t *cur = *attr_find(list, snap[i].keyval);
+        keyval_t *k = kv_get(kind, snap[i].keyval);
+        if (!cur || cur->val != snap[i].val || !k)
+            continue;
+        int r = call_delete(k, obj, snap[i].keyval, snap[i].val);
+        if (r != MPI_SUCCESS && rc == MPI_SUCCESS)
+            rc = r;
     }
+    free(snap);
     return rc;
 }
 

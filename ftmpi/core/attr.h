@@ -43,8 +43,10 @@ int attr_clear(kv_kind_t kind, void **list, int obj_handle);
 /* Empty the list without calling any callback (finalize). */
 void attr_drop(kv_kind_t kind, void **list);
 /* Call every delete callback in attachment order, keeping the values
- * attached (FT-MPI recovery callbacks). */
-int attr_call_deletes(kv_kind_t kind, void *list, int obj_handle);
+ * attached (FT-MPI recovery callbacks). A callback may set or delete
+ * attributes of the object: the walk is over the list as it was, skipping
+ * entries deleted meanwhile. */
+int attr_call_deletes(kv_kind_t kind, void **list, int obj_handle);
 
 /* Predefined attribute of MPI_COMM_WORLD / MPI_COMM_SELF (read-only):
  * 1 and *(void **)val_out set if keyval is predefined. */

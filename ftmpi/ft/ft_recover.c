@@ -199,7 +199,7 @@ static int recover(int callbacks)
     if (rc == MPI_SUCCESS && callbacks) {
         comm_t *w = comm_world();
         ft.in_callbacks = 1;
-        attr_call_deletes(KV_COMM, w->attrs, w->handle);
+        attr_call_deletes(KV_COMM, &w->attrs, w->handle);
         ft.in_callbacks = 0;
     }
     return rc;

@@ -8,7 +8,9 @@
  * from (the smallest one, as a checkpointing solver would) and check:
  *   SHRINK:  size = launch size - failures so far, ranks contiguous;
  *   REBUILD: size = launch size, replacements saw MPI_INIT_RESTARTED_NODE;
- *   both:    recovery callbacks ran once per recovery, in attachment order,
+ *   both:    recovery callbacks ran once per recovery, in attachment order
+ *            (the first one deletes and sets again a third attribute: its
+ *            delete callback runs for that deletion, and not again),
  *            FTMPI_NUM_FAILED_PROCS and FTMPI_ERROR_FAILURE describe it,
  *            derived communicators were destroyed (MPI_ERR_COMM).
  * Exit 0 only if every check held on every rank.
@@ -32,8 +34,19 @@ static int fails;              /* checks that failed on this rank */
         }                                                          \
     } while (0)
 
+static int in_recovery, kc, c_val[64], nrec;
 static int cb_a(MPI_Comm c, int k, void *v, void *e) { if (norder < 8) order[norder++] = 1; return MPI_SUCCESS; }
-static int cb_b(MPI_Comm c, int k, void *v, void *e) { if (norder < 8) order[norder++] = 2; return MPI_SUCCESS; }
+static int cb_c(MPI_Comm c, int k, void *v, void *e) { if (norder < 8) order[norder++] = 3; return MPI_SUCCESS; }
+static int cb_b(MPI_Comm c, int k, void *v, void *e)
+{
+    if (norder < 8)
+        order[norder++] = 2;
+    if (in_recovery) { /* change the attribute list under the walk */
+        MPI_Comm_delete_attr(c, kc);
+        MPI_Comm_set_attr(c, kc, &c_val[++nrec % 64]);
+    }
+    return MPI_SUCCESS;
+}
 
 static int is_victim(int orig)
 {
@@ -71,6 +84,8 @@ int main(int argc, char **argv)
     MPI_Comm_set_attr(MPI_COMM_WORLD, kb, NULL);
     MPI_Comm_set_attr(MPI_COMM_WORLD, ka, NULL);
     MPI_Comm_set_attr(MPI_COMM_WORLD, kb, &kb);
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, cb_c, &kc, NULL);
+    MPI_Comm_set_attr(MPI_COMM_WORLD, kc, &c_val[0]);
     MPI_Comm derived;
     MPI_Comm_dup(MPI_COMM_WORLD, &derived);
     /* Nobody dies before every process has made its setup dup: a dup of
@@ -112,7 +127,9 @@ int main(int argc, char **argv)
         if (orig == die_in_rec && recoveries == 0)
             raise(SIGKILL);
         norder = 0;
+        in_recovery = 1;
         rc = MPI_Comm_dup(MPI_COMM_WORLD, &newcomm);
+        in_recovery = 0;
         CHECK(rc == MPI_SUCCESS, "recovery dup returned %d", rc);
         recoveries++;
         MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -127,8 +144,9 @@ int main(int argc, char **argv)
         MPI_Error_string(*ec, s, &len);
         MPI_Error_class(*ec, &cls);
         CHECK(cls == MPI_ERR_OTHER && strstr(s, "failed ranks"), "FTMPI_ERROR_FAILURE: %s", s);
-        CHECK(norder == 2 && order[0] == 2 && order[1] == 1,
-              "callbacks ran %d times, order %d %d", norder, order[0], order[1]);
+        CHECK(norder == 3 && order[0] == 2 && order[1] == 3 && order[2] == 1,
+              "callbacks ran %d times, order %d %d %d %d", norder, order[0], order[1], order[2],
+              order[3]);
         if (*mode == FTMPI_COMM_MODE_SHRINK)
             CHECK(size == launch - failures, "SHRINK size %d, want %d", size, launch - failures);
         else
