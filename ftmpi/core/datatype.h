@@ -131,6 +131,10 @@ int dt_create_struct(size_t count, const int *blocklens, const MPI_Aint *disps,
                      dt_t *const *types, dt_t **out);
 int dt_create_resized(dt_t *old, MPI_Aint lb, MPI_Aint extent, dt_t **out);
 int dt_create_dup(dt_t *old, dt_t **out);
+/* MPI_Type_create_f90_real/complex/integer: a committed type with base's
+ * layout whose envelope is the F90 combiner with (p, r), or (r) for
+ * integers, and no child types (base is kept as the record's impl). */
+int dt_create_f90(int combiner, int p, int r, dt_t *base, dt_t **out);
 int dt_create_subarray(int ndims, const int *sizes, const int *subsizes, const int *starts,
                        int order, dt_t *old, dt_t **out);
 int dt_create_darray(int size, int rank, int ndims, const int *gsizes, const int *distribs,

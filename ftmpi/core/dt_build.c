@@ -219,6 +219,9 @@ static void build(bctx_t *b, const dt_t *t, MPI_Aint disp, bseq_t *seq)
         break;
     case MPI_COMBINER_SUBARRAY:
     case MPI_COMBINER_DARRAY:
+    case MPI_COMBINER_F90_REAL:
+    case MPI_COMBINER_F90_COMPLEX:
+    case MPI_COMBINER_F90_INTEGER:
         build(b, e->impl, disp, seq);
         break;
     case MPI_COMBINER_CONTIGUOUS:

@@ -257,12 +257,9 @@ int dt_create_resized(dt_t *old, MPI_Aint lb, MPI_Aint extent, dt_t **out)
     return MPI_SUCCESS;
 }
 
-int dt_create_dup(dt_t *old, dt_t **out)
+/* dt takes old's layout (a dup, or a type that stands for old). */
+static int same_layout(dt_t *dt, dt_t *old, dt_t **out)
 {
-    dt_t *dt = new_type(MPI_COMBINER_DUP, 0, 0, 1);
-    if (!dt)
-        return MPI_ERR_NO_MEM;
-    keep(dt, 0, old);
     dt->size = old->size;
     dt->lb = old->lb;
     dt->ub = old->ub;
@@ -286,4 +283,31 @@ int dt_create_dup(dt_t *old, dt_t **out)
     }
     *out = dt;
     return MPI_SUCCESS;
+}
+
+int dt_create_dup(dt_t *old, dt_t **out)
+{
+    dt_t *dt = new_type(MPI_COMBINER_DUP, 0, 0, 1);
+    if (!dt)
+        return MPI_ERR_NO_MEM;
+    keep(dt, 0, old);
+    return same_layout(dt, old, out);
+}
+
+int dt_create_f90(int combiner, int p, int r, dt_t *base, dt_t **out)
+{
+    int ni = combiner == MPI_COMBINER_F90_INTEGER ? 1 : 2;
+    dt_t *dt = new_type(combiner, ni, 0, 0);
+    if (!dt)
+        return MPI_ERR_NO_MEM;
+    dt_env_t *e = dt->envelope;
+    if (ni == 1) {
+        e->ints[0] = r;
+    } else {
+        e->ints[0] = p;
+        e->ints[1] = r;
+    }
+    dt_retain(base);
+    e->impl = base; /* its layout is base's */
+    return same_layout(dt, base, out);
 }

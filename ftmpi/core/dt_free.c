@@ -1,4 +1,5 @@
 /* Life cycle of derived datatypes: allocation, handles, release. */
+#include "core/err_cause.h"
 #include "core/dt_internal.h"
 
 #include <stdlib.h>
@@ -31,6 +32,11 @@ int dt_user_free(dt_t *dt)
     int rc = MPI_SUCCESS;
     if (dt->predefined || dt->urefs <= 0)
         return MPI_ERR_TYPE;
+    const dt_env_t *e = dt->envelope;
+    if (e && (e->combiner == MPI_COMBINER_F90_REAL || e->combiner == MPI_COMBINER_F90_COMPLEX ||
+              e->combiner == MPI_COMBINER_F90_INTEGER))
+        return err_cause(MPI_ERR_TYPE, "a type from MPI_Type_create_f90_* stands for a "
+                                       "predefined type and cannot be freed");
     if (--dt->urefs == 0) {
         dt->freed = 1;
         rc = attr_clear(KV_TYPE, &dt->attrs, dt->handle);
