@@ -9,8 +9,9 @@
  *   sw_opts.c       command line
  *   sw_grid.c       Gaussian latitudes and weights, normalized associated
  *                   Legendre functions, the decomposition (latitudes, wavenumbers)
- *   sw_transform.c  FFTs (FFTW3), the transposes (MPI_Alltoallv), Legendre
- *                   analysis and synthesis (scalar, winds, divergence/curl)
+ *   sw_transform.c  FFTs (FFTW3), the transposes (MPI_Alltoallv)
+ *   sw_ltrans.c     Legendre synthesis and analysis (scalars, winds,
+ *                   divergence/curl), hemispheric symmetry
  *   sw_cases.c      initial conditions and analytic solutions
  *   sw_step.c       model create/free, one time step
  *   sw_diag.c       height errors, mass, energy, the state checksum, gathers
@@ -94,7 +95,8 @@ typedef struct sw_grid {
     const int *m_loc;   /* my wavenumbers (into m_list) */
     int *spec_off;      /* nm_loc + 1: coefficient offsets (n = m .. M) */
     int nspec_loc;      /* my spectral coefficients */
-    size_t *tab_off;    /* nm_loc: Legendre table offsets (n = m .. M+1, all latitudes) */
+    size_t *tab_off;    /* nm_loc + 1: Legendre table offsets (n = m .. M, the
+                           nlat / 2 northern latitudes: hemispheric symmetry) */
     double *P, *H;      /* P_n^m(mu_j) and H_n^m = (1 - mu^2) dP_n^m/dmu */
 } sw_grid_t;
 
@@ -130,18 +132,28 @@ void sw_xform_free(sw_xform_t *x);
 int sw_fourier_to_grid(sw_xform_t *x, int nf, double complex *const *F, double *const *grid);
 /* grid -> Fourier (the reverse). Collective. */
 int sw_grid_to_fourier(sw_xform_t *x, int nf, double *const *grid, double complex *const *F);
-/* Legendre synthesis of a scalar: F[ml][j] = sum_n s_n P_n^m(mu_j). */
-void sw_synth_scalar(const sw_grid_t *g, const double complex *s, double complex *F);
-/* Winds U = u cos(lat), V = v cos(lat) from vorticity and divergence. */
-void sw_synth_uv(const sw_grid_t *g, const double complex *zeta, const double complex *div,
-                 double complex *FU, double complex *FV);
-/* Legendre analysis of a scalar: s_n = sum_j w_j F_j P_n(mu_j). */
-void sw_anal_scalar(const sw_grid_t *g, const double complex *F, double complex *s);
-/* Divergence and curl of the vector (A, B) / cos(lat) (A = a cos(lat), ...):
-   div = D(A, B), curl = D(B, -A), D(A, B) = 1/(a(1-mu^2)) dA/dlambda + 1/a dB/dmu.
-   Either output may be NULL. */
-void sw_anal_divcurl(const sw_grid_t *g, const double complex *FA, const double complex *FB,
-                     double complex *div, double complex *curl);
+/* Legendre transforms (sw_ltrans.c), hemispheric symmetry, every field in
+   one pass over the tables. Synthesis: ns scalars F[k][ml][j] = sum_n
+   s[k]_n P_n^m(mu_j), and when zeta is not NULL the winds U = u cos(lat),
+   V = v cos(lat) from vorticity and divergence into FU, FV. */
+void sw_synth(const sw_grid_t *g, int ns, const double complex *const *s, double complex *const *F,
+              const double complex *zeta, const double complex *div, double complex *FU,
+              double complex *FV);
+/* A vector pair of an analysis: div = D(A, B), curl = D(B, -A) (NULL: not
+   wanted), D(A, B) = 1/(a(1-mu^2)) dA/dlambda + 1/a dB/dmu, for Fourier
+   fields A = a cos(lat), B = b cos(lat) of the vector (a, b). */
+typedef struct sw_divcurl {
+    double complex *A, *B;
+    double complex *div, *curl;
+} sw_divcurl_t;
+/* Analysis: ns scalars s[k]_n = sum_j w_j F[k]_j P_n(mu_j), and nv vector
+   pairs. The Fourier inputs (F, and A, B of v) are overwritten (work space). */
+void sw_anal(const sw_grid_t *g, int ns, double complex *const *F, double complex *const *s,
+             int nv, const sw_divcurl_t *v);
+static inline void sw_synth_scalar(const sw_grid_t *g, const double complex *s, double complex *F)
+{
+    sw_synth(g, 1, &s, &F, NULL, NULL, NULL, NULL);
+}
 /* Grid (mine) -> spectral (mine) of one scalar, collective (initial state). */
 int sw_to_spectral(sw_xform_t *x, double *grid, double complex *s, double complex *work);
 

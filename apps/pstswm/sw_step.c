@@ -208,9 +208,8 @@ int sw_model_step(sw_model_t *m)
     size_t ns = (size_t)g->nspec_loc;
     int rc;
     /* spectral (t) -> Fourier: zeta, phi', U, V */
-    sw_synth_scalar(g, sw_level(m, 1, SW_ZETA), m->F[0]);
-    sw_synth_scalar(g, sw_level(m, 1, SW_PHI), m->F[1]);
-    sw_synth_uv(g, sw_level(m, 1, SW_ZETA), sw_level(m, 1, SW_DIV), m->F[2], m->F[3]);
+    const double complex *sc[2] = {sw_level(m, 1, SW_ZETA), sw_level(m, 1, SW_PHI)};
+    sw_synth(g, 2, sc, m->F, sw_level(m, 1, SW_ZETA), sw_level(m, 1, SW_DIV), m->F[2], m->F[3]);
     if ((rc = sw_fourier_to_grid(&m->x, 4, m->F, m->grid)) != MPI_SUCCESS)
         return rc;
     model_products(m);
@@ -218,11 +217,11 @@ int sw_model_step(sw_model_t *m)
         return rc;
     /* tendencies: F = U eta, V eta, U phi', V phi', E + phis */
     double complex *tz = m->tend, *td = m->tend + ns, *tp = m->tend + 2 * ns;
-    sw_anal_divcurl(g, m->F[2], m->F[3], tp, NULL);
-    if (!m->advect_only) {
-        sw_anal_divcurl(g, m->F[0], m->F[1], tz, td);
-        sw_anal_scalar(g, m->F[4], m->swork);
-    }
+    sw_divcurl_t v[2] = {{m->F[2], m->F[3], tp, NULL}, {m->F[0], m->F[1], tz, td}};
+    if (m->advect_only)
+        sw_anal(g, 0, NULL, NULL, 1, v);
+    else
+        sw_anal(g, 1, &m->F[4], &m->swork, 2, v);
     for (int i = 0; i < g->nm_loc; i++) {
         int mm = g->m_loc[i];
         for (int n = mm; n <= g->M; n++) {
