@@ -20,6 +20,7 @@
  *   sw_run.c        the two drivers: the model's own loop (file restarts), and
  *                   the same model under the iterative skeleton (in memory)
  *   sw_report.c     text and JSON report
+ *   sw_prof.c       --profile: CPU and wall time per phase of a step
  *   sw_main.c       main
  */
 #ifndef PSTSWM_H
@@ -68,6 +69,7 @@ typedef struct sw_opts {
     const char *plot_dir;
     const char *event_log;
     int json, verbose;
+    int profile;            /* --profile: CPU and wall time per phase of a step */
     long delay_us;          /* sleep per step (slow runs for timed kills) */
 } sw_opts_t;
 
@@ -111,9 +113,41 @@ void sw_gauss(int n, double *mu, double *w);
 /* Normalized (integral of P^2 over [-1,1] = 1) P_n^m(mu) for n = m .. nmax. */
 void sw_legendre(int m, int nmax, double mu, double *p);
 
+/* ------------------------------------------------------------------ profile */
+
+/* the phases of a step (--profile, sw_prof.c) */
+enum {
+    SW_PH_SYNTH = 0,  /* Legendre synthesis */
+    SW_PH_PACK,       /* transposes: packing and unpacking */
+    SW_PH_ALLTOALL,   /* transposes: MPI_Alltoallv (includes waiting for the others) */
+    SW_PH_FFT,        /* FFTs of the latitudes */
+    SW_PH_GRID,       /* nonlinear products on the grid */
+    SW_PH_ANAL,       /* Legendre analysis */
+    SW_PH_UPDATE,     /* tendencies, semi-implicit update, filter */
+    SW_NPHASE
+};
+typedef struct sw_prof {
+    double cpu[SW_NPHASE], wall[SW_NPHASE]; /* seconds, summed over the steps */
+    double c0, w0;                          /* the last lap */
+} sw_prof_t;
+typedef struct sw_prof_sum {
+    int valid;
+    double cpu_max[SW_NPHASE], cpu_min[SW_NPHASE];   /* ms per step, over the ranks */
+    double wall_max[SW_NPHASE], wall_min[SW_NPHASE];
+} sw_prof_sum_t;
+/* Start a step's laps / charge the time since the last lap to `phase`
+   (both do nothing when p is NULL: no --profile). */
+void sw_prof_begin(sw_prof_t *p);
+void sw_prof_lap(sw_prof_t *p, int phase);
+/* Collective: per step, largest and smallest over the ranks of comm. */
+int sw_prof_reduce(const sw_prof_t *p, int64_t steps, MPI_Comm comm, sw_prof_sum_t *s);
+/* The table (text), or the "profile" key and a trailing ", " (json). */
+void sw_prof_report(FILE *out, const sw_prof_sum_t *s, int json);
+
 /* ------------------------------------------------------------------ transforms */
 
 typedef struct sw_xform {
+    sw_prof_t *prof;        /* NULL: no --profile */
     const sw_grid_t *g;
     MPI_Comm comm;
     int nfmax;              /* most fields transposed at once */
@@ -184,6 +218,7 @@ typedef struct sw_model {
     double complex *swork;
     /* diagnostics at the start (for relative changes) */
     double mass0, energy0;
+    sw_prof_t prof;         /* --profile */
     char err[256];
 } sw_model_t;
 
@@ -281,6 +316,7 @@ typedef struct sw_result {
     double dt;
     int64_t nsteps;
     size_t restart_bytes;   /* one rank's restart record */
+    sw_prof_sum_t prof;     /* --profile */
 } sw_result_t;
 
 /* The model's own loop on MPI_COMM_WORLD (no in-memory checkpoints). */

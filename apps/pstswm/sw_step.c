@@ -202,17 +202,22 @@ static void model_update(sw_model_t *m, int first)
     }
 }
 
-int sw_model_step(sw_model_t *m)
+/* one step; m->x.prof is set (--profile) while it runs */
+static int model_step(sw_model_t *m)
 {
     const sw_grid_t *g = &m->g;
     size_t ns = (size_t)g->nspec_loc;
     int rc;
+    sw_prof_t *pr = m->x.prof;
+    sw_prof_begin(pr);
     /* spectral (t) -> Fourier: zeta, phi', U, V */
     const double complex *sc[2] = {sw_level(m, 1, SW_ZETA), sw_level(m, 1, SW_PHI)};
     sw_synth(g, 2, sc, m->F, sw_level(m, 1, SW_ZETA), sw_level(m, 1, SW_DIV), m->F[2], m->F[3]);
+    sw_prof_lap(pr, SW_PH_SYNTH);
     if ((rc = sw_fourier_to_grid(&m->x, 4, m->F, m->grid)) != MPI_SUCCESS)
         return rc;
     model_products(m);
+    sw_prof_lap(pr, SW_PH_GRID);
     if ((rc = sw_grid_to_fourier(&m->x, 5, m->grid, m->F)) != MPI_SUCCESS)
         return rc;
     /* tendencies: F = U eta, V eta, U phi', V phi', E + phis */
@@ -222,6 +227,7 @@ int sw_model_step(sw_model_t *m)
         sw_anal(g, 0, NULL, NULL, 1, v);
     else
         sw_anal(g, 1, &m->F[4], &m->swork, 2, v);
+    sw_prof_lap(pr, SW_PH_ANAL);
     for (int i = 0; i < g->nm_loc; i++) {
         int mm = g->m_loc[i];
         for (int n = mm; n <= g->M; n++) {
@@ -236,6 +242,15 @@ int sw_model_step(sw_model_t *m)
         }
     }
     model_update(m, m->step == 0);
+    sw_prof_lap(pr, SW_PH_UPDATE);
     m->step++;
     return MPI_SUCCESS;
+}
+
+int sw_model_step(sw_model_t *m)
+{
+    m->x.prof = m->o->profile ? &m->prof : NULL;
+    int rc = model_step(m);
+    m->x.prof = NULL; /* the diagnostics' transforms are not a step's */
+    return rc;
 }

@@ -112,10 +112,12 @@ int sw_fourier_to_grid(sw_xform_t *x, int nf, double complex *const *F, double *
                 for (int j = g->lat_start[q]; j < g->lat_start[q + 1]; j++)
                     *sb++ = src[j];
             }
+    sw_prof_lap(x->prof, SW_PH_PACK);
     int rc = MPI_Alltoallv(x->sbuf, x->scount, x->sdispl, MPI_DOUBLE, x->rbuf, x->rcount,
                            x->rdispl, MPI_DOUBLE, x->comm);
     if (rc != MPI_SUCCESS)
         return rc;
+    sw_prof_lap(x->prof, SW_PH_ALLTOALL);
     const double complex *rb = (const double complex *)x->rbuf;
     for (int q = 0; q < g->np; q++)
         for (int f = 0; f < nf; f++)
@@ -124,6 +126,7 @@ int sw_fourier_to_grid(sw_xform_t *x, int nf, double complex *const *F, double *
                 for (int jl = 0; jl < g->nlat_loc; jl++)
                     four_at(x, f, jl)[m] = *rb++;
             }
+    sw_prof_lap(x->prof, SW_PH_PACK);
     for (int f = 0; f < nf; f++)
         for (int jl = 0; jl < g->nlat_loc; jl++) {
             const double complex *c = four_at(x, f, jl);
@@ -136,6 +139,7 @@ int sw_fourier_to_grid(sw_xform_t *x, int nf, double complex *const *F, double *
             fftw_execute(x->plan_c2r);
             memcpy(grid[f] + (size_t)jl * nlon, x->fft_r, sizeof(double) * (size_t)nlon);
         }
+    sw_prof_lap(x->prof, SW_PH_FFT);
     return MPI_SUCCESS;
 }
 
@@ -152,6 +156,7 @@ int sw_grid_to_fourier(sw_xform_t *x, int nf, double *const *grid, double comple
             for (int m = 0; m <= M; m++)
                 c[m] = x->fft_c[m] * scale;
         }
+    sw_prof_lap(x->prof, SW_PH_FFT);
     xform_counts(x, nf);
     /* the reverse: what I received above, I send now */
     double complex *sb = (double complex *)x->rbuf;
@@ -162,10 +167,12 @@ int sw_grid_to_fourier(sw_xform_t *x, int nf, double *const *grid, double comple
                 for (int jl = 0; jl < g->nlat_loc; jl++)
                     *sb++ = four_at(x, f, jl)[m];
             }
+    sw_prof_lap(x->prof, SW_PH_PACK);
     int rc = MPI_Alltoallv(x->rbuf, x->rcount, x->rdispl, MPI_DOUBLE, x->sbuf, x->scount,
                            x->sdispl, MPI_DOUBLE, x->comm);
     if (rc != MPI_SUCCESS)
         return rc;
+    sw_prof_lap(x->prof, SW_PH_ALLTOALL);
     const double complex *rb = (const double complex *)x->sbuf;
     for (int q = 0; q < g->np; q++)
         for (int f = 0; f < nf; f++)
@@ -174,6 +181,7 @@ int sw_grid_to_fourier(sw_xform_t *x, int nf, double *const *grid, double comple
                 for (int j = g->lat_start[q]; j < g->lat_start[q + 1]; j++)
                     dst[j] = *rb++;
             }
+    sw_prof_lap(x->prof, SW_PH_PACK);
     return MPI_SUCCESS;
 }
 
