@@ -249,6 +249,9 @@ typedef struct sw_point {
     double f;              /* coriolis parameter */
 } sw_point_t;
 void sw_case_point(int tc, double alpha, double lam, double mu, sw_point_t *p);
+/* only the coriolis parameter and the surface geopotential (cheaper: a
+   replacement process computes them while the survivors wait) */
+void sw_case_surface(int tc, double alpha, double lam, double mu, double *f, double *phis);
 /* the reference geopotential of the semi-implicit scheme */
 double sw_case_phibar(int tc);
 /* Analytic height of the free surface (m) at time t: cases 1, 2. 0 / -1 (none). */

@@ -73,11 +73,9 @@ int sw_model_create(sw_model_t *m, const sw_opts_t *o, MPI_Comm comm)
        of cases 1 and 2), the surface (spectrally truncated in init) */
     for (int jl = 0; jl < g->nlat_loc; jl++)
         for (int i = 0; i < g->nlon; i++) {
-            sw_point_t p;
-            sw_case_point(o->test_case, m->alpha, 2.0 * M_PI * i / g->nlon,
-                          g->mu[g->lat0 + jl], &p);
-            m->f[(size_t)jl * g->nlon + i] = p.f;
-            m->phis[(size_t)jl * g->nlon + i] = p.phis;
+            size_t k = (size_t)jl * g->nlon + i;
+            sw_case_surface(o->test_case, m->alpha, 2.0 * M_PI * i / g->nlon,
+                            g->mu[g->lat0 + jl], &m->f[k], &m->phis[k]);
         }
     return 0;
 }
