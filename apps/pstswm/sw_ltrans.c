@@ -78,15 +78,20 @@ static void col_fold(double complex *col, int nl, const double *w)
     }
 }
 
+/* the column of my i-th wavenumber m: its tables P, H, its offset in the
+   Fourier arrays (col) and in the spectral arrays (so) */
+#define LT_COLUMN(g, i)                                                                     \
+    int m = (g)->m_loc[i];                                                                  \
+    const double *P = (g)->P + (g)->tab_off[i], *H = (g)->H + (g)->tab_off[i];              \
+    size_t col = (size_t)(i) * (size_t)(g)->nlat, so = (size_t)(g)->spec_off[i]
+
 void sw_synth(const sw_grid_t *g, int ns, const double complex *const *s, double complex *const *F,
               const double complex *zeta, const double complex *div, double complex *FU,
               double complex *FV)
 {
     int nl = g->nlat, nh = nl / 2, M = g->M;
     for (int i = 0; i < g->nm_loc; i++) {
-        int m = g->m_loc[i];
-        const double *P = g->P + g->tab_off[i], *H = g->H + g->tab_off[i];
-        size_t col = (size_t)i * nl, so = (size_t)g->spec_off[i];
+        LT_COLUMN(g, i);
         for (int k = 0; k < ns; k++)
             memset(F[k] + col, 0, sizeof(double complex) * (size_t)nl);
         if (zeta) {
@@ -171,9 +176,7 @@ void sw_anal(const sw_grid_t *g, int ns, double complex *const *F, double comple
 {
     int nl = g->nlat, nh = nl / 2, M = g->M;
     for (int i = 0; i < g->nm_loc; i++) {
-        int m = g->m_loc[i];
-        const double *P = g->P + g->tab_off[i], *H = g->H + g->tab_off[i];
-        size_t col = (size_t)i * nl, so = (size_t)g->spec_off[i];
+        LT_COLUMN(g, i);
         for (int k = 0; k < ns; k++)
             col_fold(F[k] + col, nl, g->w);
         for (int k = 0; k < nv; k++) {
