@@ -5,7 +5,9 @@
 #
 # 1. Time per step (case 6, 60 steps) at T42, T85 and T170 for each rank count of --np
 #    (the model's own loop, every rank computes: --checksums 0), and the
-#    parallel efficiency t(1) / (np t(np)).
+#    parallel efficiency t(1) / (np t(np)); beside it the same from the CPU
+#    time of a step (pstswm --profile: the busiest rank's thread CPU time,
+#    which a loaded machine inflates far less than the wall time).
 # 2. Checkpoints at T85 every 100 steps (300 steps, 2 computing ranks): in
 #    memory (XOR onto a third rank) against the model's own restart files
 #    written every 100 steps with fsync into --dir; overhead against the
@@ -31,7 +33,7 @@ while [ $# -gt 0 ]; do
         --np) nps=$2; shift 2 ;;
         --dir) dir=$2; shift 2 ;;
         --quick) runs=1; truncs="21 42"; quick=1; shift ;;
-        -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
         -*) echo "pstswm_bench: unknown option $1" >&2; exit 2 ;;
         *) build=$1; shift ;;
     esac
@@ -55,26 +57,30 @@ days_for() { awk -v s="$2" -v dt="$(dt_for "$1")" 'BEGIN {printf "%.10g", s * dt
 
 echo "## pstswm time per step (case 6, the model's own loop; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
 echo
-echo "| truncation | grid | steps | np | ms per step | speed-up | parallel efficiency |"
-echo "| --- | --- | --- | --- | --- | --- | --- |"
+echo "| truncation | grid | steps | np | ms per step | speed-up | parallel efficiency | CPU ms per step | CPU efficiency |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 for T in $truncs; do
     d=$(days_for "$T" 60)
     for r in $(seq "$runs"); do
         for np in $nps; do
             say "T$T np $np run $r"
             $run -np "$np" "$sw" --case 6 --trunc "$T" --days "$d" --checksums 0 --json \
-                --output-hours 0 > "$tmp/t$T.np$np.r$r.json"
+                --output-hours 0 --profile > "$tmp/t$T.np$np.r$r.json"
         done
     done
     t1=""
     for np in $nps; do
         t=$(cat "$tmp"/t$T.np$np.r*.json | key time_per_step_s | median)
-        [ -z "$t1" ] && t1=$t && np1=$np
+        c=$(cat "$tmp"/t$T.np$np.r*.json | key cpu_ms_per_step_total_max | median)
+        [ -z "$t1" ] && t1=$t && c1=$c && np1=$np
         f=$tmp/t$T.np$np.r1.json
         awk -v T="$T" -v nlon="$(key nlon < "$f")" -v nlat="$(key nlat < "$f")" \
-            -v s="$(key steps < "$f")" -v np="$np" -v t="$t" -v t1="$t1" -v np1="$np1" 'BEGIN {
-            sp = t1 * np1 / t; printf "| T%d | %d x %d | %d | %d | %.3f | %.2f | %.0f%% |\n",
-                T, nlon, nlat, s, np, 1e3 * t, sp / np1, 100 * sp / np }'
+            -v s="$(key steps < "$f")" -v np="$np" -v t="$t" -v t1="$t1" -v np1="$np1" \
+            -v c="$c" -v c1="$c1" 'BEGIN {
+            sp = t1 * np1 / t
+            printf "| T%d | %d x %d | %d | %d | %.3f | %.2f | %.0f%% | %.3f | %.0f%% |\n",
+                T, nlon, nlat, s, np, 1e3 * t, sp / np1, 100 * sp / np, c,
+                100 * c1 * np1 / (np * c) }'
     done
 done
 echo

@@ -9,8 +9,9 @@
  *   sw_opts.c       command line
  *   sw_grid.c       Gaussian latitudes and weights, normalized associated
  *                   Legendre functions, the decomposition (latitudes, wavenumbers)
- *   sw_transform.c  FFTs (FFTW3), the transposes (MPI_Alltoallv), Legendre
- *                   analysis and synthesis (scalar, winds, divergence/curl)
+ *   sw_transform.c  FFTs (FFTW3), the transposes (MPI_Alltoallv)
+ *   sw_ltrans.c     Legendre synthesis and analysis (scalars, winds,
+ *                   divergence/curl), hemispheric symmetry
  *   sw_cases.c      initial conditions and analytic solutions
  *   sw_step.c       model create/free, one time step
  *   sw_diag.c       height errors, mass, energy, the state checksum, gathers
@@ -19,6 +20,7 @@
  *   sw_run.c        the two drivers: the model's own loop (file restarts), and
  *                   the same model under the iterative skeleton (in memory)
  *   sw_report.c     text and JSON report
+ *   sw_prof.c       --profile: CPU and wall time per phase of a step
  *   sw_main.c       main
  */
 #ifndef PSTSWM_H
@@ -67,6 +69,7 @@ typedef struct sw_opts {
     const char *plot_dir;
     const char *event_log;
     int json, verbose;
+    int profile;            /* --profile: CPU and wall time per phase of a step */
     long delay_us;          /* sleep per step (slow runs for timed kills) */
 } sw_opts_t;
 
@@ -94,7 +97,8 @@ typedef struct sw_grid {
     const int *m_loc;   /* my wavenumbers (into m_list) */
     int *spec_off;      /* nm_loc + 1: coefficient offsets (n = m .. M) */
     int nspec_loc;      /* my spectral coefficients */
-    size_t *tab_off;    /* nm_loc: Legendre table offsets (n = m .. M+1, all latitudes) */
+    size_t *tab_off;    /* nm_loc + 1: Legendre table offsets (n = m .. M, the
+                           nlat / 2 northern latitudes: hemispheric symmetry) */
     double *P, *H;      /* P_n^m(mu_j) and H_n^m = (1 - mu^2) dP_n^m/dmu */
 } sw_grid_t;
 
@@ -109,9 +113,41 @@ void sw_gauss(int n, double *mu, double *w);
 /* Normalized (integral of P^2 over [-1,1] = 1) P_n^m(mu) for n = m .. nmax. */
 void sw_legendre(int m, int nmax, double mu, double *p);
 
+/* ------------------------------------------------------------------ profile */
+
+/* the phases of a step (--profile, sw_prof.c) */
+enum {
+    SW_PH_SYNTH = 0,  /* Legendre synthesis */
+    SW_PH_PACK,       /* transposes: packing and unpacking */
+    SW_PH_ALLTOALL,   /* transposes: MPI_Alltoallv (includes waiting for the others) */
+    SW_PH_FFT,        /* FFTs of the latitudes */
+    SW_PH_GRID,       /* nonlinear products on the grid */
+    SW_PH_ANAL,       /* Legendre analysis */
+    SW_PH_UPDATE,     /* tendencies, semi-implicit update, filter */
+    SW_NPHASE
+};
+typedef struct sw_prof {
+    double cpu[SW_NPHASE], wall[SW_NPHASE]; /* seconds, summed over the steps */
+    double c0, w0;                          /* the last lap */
+} sw_prof_t;
+typedef struct sw_prof_sum {
+    int valid;
+    double cpu_max[SW_NPHASE], cpu_min[SW_NPHASE];   /* ms per step, over the ranks */
+    double wall_max[SW_NPHASE], wall_min[SW_NPHASE];
+} sw_prof_sum_t;
+/* Start a step's laps / charge the time since the last lap to `phase`
+   (both do nothing when p is NULL: no --profile). */
+void sw_prof_begin(sw_prof_t *p);
+void sw_prof_lap(sw_prof_t *p, int phase);
+/* Collective: per step, largest and smallest over the ranks of comm. */
+int sw_prof_reduce(const sw_prof_t *p, int64_t steps, MPI_Comm comm, sw_prof_sum_t *s);
+/* The table (text), or the "profile" key and a trailing ", " (json). */
+void sw_prof_report(FILE *out, const sw_prof_sum_t *s, int json);
+
 /* ------------------------------------------------------------------ transforms */
 
 typedef struct sw_xform {
+    sw_prof_t *prof;        /* NULL: no --profile */
     const sw_grid_t *g;
     MPI_Comm comm;
     int nfmax;              /* most fields transposed at once */
@@ -130,18 +166,28 @@ void sw_xform_free(sw_xform_t *x);
 int sw_fourier_to_grid(sw_xform_t *x, int nf, double complex *const *F, double *const *grid);
 /* grid -> Fourier (the reverse). Collective. */
 int sw_grid_to_fourier(sw_xform_t *x, int nf, double *const *grid, double complex *const *F);
-/* Legendre synthesis of a scalar: F[ml][j] = sum_n s_n P_n^m(mu_j). */
-void sw_synth_scalar(const sw_grid_t *g, const double complex *s, double complex *F);
-/* Winds U = u cos(lat), V = v cos(lat) from vorticity and divergence. */
-void sw_synth_uv(const sw_grid_t *g, const double complex *zeta, const double complex *div,
-                 double complex *FU, double complex *FV);
-/* Legendre analysis of a scalar: s_n = sum_j w_j F_j P_n(mu_j). */
-void sw_anal_scalar(const sw_grid_t *g, const double complex *F, double complex *s);
-/* Divergence and curl of the vector (A, B) / cos(lat) (A = a cos(lat), ...):
-   div = D(A, B), curl = D(B, -A), D(A, B) = 1/(a(1-mu^2)) dA/dlambda + 1/a dB/dmu.
-   Either output may be NULL. */
-void sw_anal_divcurl(const sw_grid_t *g, const double complex *FA, const double complex *FB,
-                     double complex *div, double complex *curl);
+/* Legendre transforms (sw_ltrans.c), hemispheric symmetry, every field in
+   one pass over the tables. Synthesis: ns scalars F[k][ml][j] = sum_n
+   s[k]_n P_n^m(mu_j), and when zeta is not NULL the winds U = u cos(lat),
+   V = v cos(lat) from vorticity and divergence into FU, FV. */
+void sw_synth(const sw_grid_t *g, int ns, const double complex *const *s, double complex *const *F,
+              const double complex *zeta, const double complex *div, double complex *FU,
+              double complex *FV);
+/* A vector pair of an analysis: div = D(A, B), curl = D(B, -A) (NULL: not
+   wanted), D(A, B) = 1/(a(1-mu^2)) dA/dlambda + 1/a dB/dmu, for Fourier
+   fields A = a cos(lat), B = b cos(lat) of the vector (a, b). */
+typedef struct sw_divcurl {
+    double complex *A, *B;
+    double complex *div, *curl;
+} sw_divcurl_t;
+/* Analysis: ns scalars s[k]_n = sum_j w_j F[k]_j P_n(mu_j), and nv vector
+   pairs. The Fourier inputs (F, and A, B of v) are overwritten (work space). */
+void sw_anal(const sw_grid_t *g, int ns, double complex *const *F, double complex *const *s,
+             int nv, const sw_divcurl_t *v);
+static inline void sw_synth_scalar(const sw_grid_t *g, const double complex *s, double complex *F)
+{
+    sw_synth(g, 1, &s, &F, NULL, NULL, NULL, NULL);
+}
 /* Grid (mine) -> spectral (mine) of one scalar, collective (initial state). */
 int sw_to_spectral(sw_xform_t *x, double *grid, double complex *s, double complex *work);
 
@@ -172,6 +218,7 @@ typedef struct sw_model {
     double complex *swork;
     /* diagnostics at the start (for relative changes) */
     double mass0, energy0;
+    sw_prof_t prof;         /* --profile */
     char err[256];
 } sw_model_t;
 
@@ -202,6 +249,9 @@ typedef struct sw_point {
     double f;              /* coriolis parameter */
 } sw_point_t;
 void sw_case_point(int tc, double alpha, double lam, double mu, sw_point_t *p);
+/* only the coriolis parameter and the surface geopotential (cheaper: a
+   replacement process computes them while the survivors wait) */
+void sw_case_surface(int tc, double alpha, double lam, double mu, double *f, double *phis);
 /* the reference geopotential of the semi-implicit scheme */
 double sw_case_phibar(int tc);
 /* Analytic height of the free surface (m) at time t: cases 1, 2. 0 / -1 (none). */
@@ -269,6 +319,7 @@ typedef struct sw_result {
     double dt;
     int64_t nsteps;
     size_t restart_bytes;   /* one rank's restart record */
+    sw_prof_sum_t prof;     /* --profile */
 } sw_result_t;
 
 /* The model's own loop on MPI_COMM_WORLD (no in-memory checkpoints). */

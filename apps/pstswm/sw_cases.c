@@ -40,12 +40,27 @@ static double bell(double lam, double mu)
     return r < R ? 0.5 * h0 * (1.0 + cos(M_PI * r / R)) : 0.0;
 }
 
+/* the mountain of case 5 (surface geopotential) */
+static double mountain(double lam, double mu)
+{
+    double hs0 = 2000.0, R = M_PI / 9.0, lc = 1.5 * M_PI, tc_ = M_PI / 6.0, th = asin(mu);
+    double dl = lam - lc, dt = th - tc_;
+    double r2 = dl * dl + dt * dt;
+    double r = r2 < R * R ? sqrt(r2) : R;
+    return SW_G * hs0 * (1.0 - r / R);
+}
+
+void sw_case_surface(int tc, double alpha, double lam, double mu, double *f, double *phis)
+{
+    *f = 2.0 * SW_OMEGA * tilt(alpha, lam, mu);
+    *phis = tc == 5 ? mountain(lam, mu) : 0.0;
+}
+
 void sw_case_point(int tc, double alpha, double lam, double mu, sw_point_t *p)
 {
     double cl = sqrt(1.0 - mu * mu);
     p->div = 0.0;
-    p->phis = 0.0;
-    p->f = 2.0 * SW_OMEGA * tilt(alpha, lam, mu);
+    sw_case_surface(tc, alpha, lam, mu, &p->f, &p->phis);
     if (tc == 1 || tc == 2) {
         double u0 = U0_12DAYS, s = tilt(alpha, lam, mu);
         p->zeta = 2.0 * u0 / SW_A * s;
@@ -54,12 +69,7 @@ void sw_case_point(int tc, double alpha, double lam, double mu, sw_point_t *p)
         else
             p->phi = 2.94e4 - (SW_A * SW_OMEGA * u0 + 0.5 * u0 * u0) * s * s;
     } else if (tc == 5) {
-        double u0 = 20.0, h0 = 5960.0, hs0 = 2000.0, R = M_PI / 9.0;
-        double lc = 1.5 * M_PI, tc_ = M_PI / 6.0, th = asin(mu);
-        double dl = lam - lc, dt = th - tc_;
-        double r2 = dl * dl + dt * dt;
-        double r = r2 < R * R ? sqrt(r2) : R;
-        p->phis = SW_G * hs0 * (1.0 - r / R);
+        double u0 = 20.0, h0 = 5960.0;
         p->zeta = 2.0 * u0 / SW_A * mu;
         p->phi = SW_G * h0 - (SW_A * SW_OMEGA * u0 + 0.5 * u0 * u0) * mu * mu - p->phis;
     } else { /* 6: Rossby-Haurwitz, R = 4 */

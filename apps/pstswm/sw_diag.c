@@ -64,8 +64,9 @@ int sw_diagnose(sw_model_t *m, sw_diag_t *d, int maps, double *hglob, double *eg
     const sw_grid_t *g = &m->g;
     int rc, tc = m->o->test_case;
     double t = m->step * m->dt;
-    sw_synth_scalar(g, sw_level(m, 1, SW_PHI), m->F[0]);
-    sw_synth_uv(g, sw_level(m, 1, SW_ZETA), sw_level(m, 1, SW_DIV), m->F[1], m->F[2]);
+    const double complex *phi_s = sw_level(m, 1, SW_PHI);
+    sw_synth(g, 1, &phi_s, m->F, sw_level(m, 1, SW_ZETA), sw_level(m, 1, SW_DIV), m->F[1],
+             m->F[2]);
     if ((rc = sw_fourier_to_grid(&m->x, 3, m->F, m->grid)) != MPI_SUCCESS)
         return rc;
     double *phi = m->grid[0], *U = m->grid[1], *V = m->grid[2], *h = m->grid[3],

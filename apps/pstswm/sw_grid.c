@@ -17,6 +17,16 @@
  * any double's use) are stored as 0, so that no transform multiplies
  * subnormals.
  *
+ * Hemispheric symmetry: the Gaussian latitudes come in pairs mu, -mu, and
+ * P_n^m(-mu) = (-1)^(n-m) P_n^m(mu), H_n^m(-mu) = -(-1)^(n-m) H_n^m(mu), so
+ * the tables hold the northern half only (nlat / 2 latitudes, n = m .. M);
+ * the transforms (sw_legendre.c) fold the southern half onto it. The tables
+ * are filled row by row (one n for all latitudes at once) with the
+ * recurrence coefficients computed once per wavenumber: the same operations
+ * on the same numbers as sw_legendre() at each point, so the same values,
+ * in a fraction of the time (a replacement process builds its tables while
+ * the survivors wait for it in the restore).
+ *
  * Decomposition (the transpose algorithm of PSTSWM): latitudes in balanced
  * blocks for the grid-point work and the FFTs; zonal wavenumbers for the
  * Legendre transforms and the spectral update, dealt out back and forth
@@ -87,11 +97,17 @@ static double eps(int n, int m)
     return sqrt(((double)n * n - (double)m * m) / (4.0 * n * n - 1.0));
 }
 
+/* the factor of P_k^k = pmm_fac(k) sqrt(1 - mu^2) P_{k-1}^{k-1} */
+static double pmm_fac(int k)
+{
+    return sqrt((2.0 * k + 1.0) / (2.0 * k));
+}
+
 void sw_legendre(int m, int nmax, double mu, double *p)
 {
     double s = sqrt(1.0 - mu * mu), pmm = sqrt(0.5);
     for (int k = 1; k <= m; k++) {
-        pmm *= sqrt((2.0 * k + 1.0) / (2.0 * k)) * s;
+        pmm *= pmm_fac(k) * s;
         if (fabs(pmm) < 1e-280)
             pmm = 0.0; /* underflows anyway further on */
     }
@@ -107,6 +123,81 @@ static int m_rank(int m, int np)
 {
     int b = m / np, r = m % np;
     return b % 2 == 0 ? r : np - 1 - r;
+}
+
+static double tiny0(double x)
+{
+    return fabs(x) < 1e-250 ? 0.0 : x;
+}
+
+/*
+ * P and H of my wavenumbers at the northern latitudes, row by row. Rows
+ * k - 1, k, k + 1 of the recurrence are kept unrounded to 0 (r0, r1, r2);
+ * each value is computed by the same expression as in sw_legendre() and
+ * the loop of the original point-by-point fill, so the tables are the
+ * same bits. 0, or -1 (out of memory).
+ */
+static int grid_tables(sw_grid_t *g)
+{
+    int M = g->M, nh = g->nlat / 2;
+    double *e = malloc(sizeof(double) * (size_t)(M + 3));
+    double *f = malloc(sizeof(double) * (size_t)(M + 1));
+    double *s = malloc(sizeof(double) * (size_t)nh);
+    double *r = malloc(sizeof(double) * 3 * (size_t)nh);
+    if (!e || !f || !s || !r) {
+        free(e);
+        free(f);
+        free(s);
+        free(r);
+        return -1;
+    }
+    for (int j = 0; j < nh; j++)
+        s[j] = sqrt(1.0 - g->mu[j] * g->mu[j]);
+    for (int k = 1; k <= M; k++)
+        f[k] = pmm_fac(k);
+    for (int i = 0; i < g->nm_loc; i++) {
+        int m = g->m_loc[i];
+        double *P = g->P + g->tab_off[i], *H = g->H + g->tab_off[i];
+        double *r0 = r, *r1 = r + nh, *r2 = r + 2 * nh;
+        for (int n = m + 1; n <= M + 2; n++)
+            e[n - m] = eps(n, m); /* e[n - m] = eps_n^m */
+        double c = sqrt(2.0 * m + 3.0);
+        for (int j = 0; j < nh; j++) {
+            double pmm = sqrt(0.5);
+            for (int k = 1; k <= m; k++) {
+                pmm *= f[k] * s[j];
+                if (fabs(pmm) < 1e-280)
+                    pmm = 0.0;
+            }
+            r1[j] = pmm;                 /* n = m */
+            r2[j] = c * g->mu[j] * pmm;  /* n = m + 1 */
+        }
+        for (int k = 0; k <= M - m; k++) {
+            int n = m + k;
+            if (k > 0) { /* rows: r0 = n - 1, r1 = n, r2 = n + 1 */
+                double *t = r0;
+                r0 = r1;
+                r1 = r2;
+                r2 = t;
+                for (int j = 0; j < nh; j++)
+                    r2[j] = (g->mu[j] * r1[j] - e[n - m] * r0[j]) / e[n + 1 - m];
+            }
+            double *p = P + (size_t)k * nh, *h = H + (size_t)k * nh;
+            double a = -(double)n * e[n + 1 - m], b = (n + 1.0) * (k > 0 ? e[n - m] : 0.0);
+            for (int j = 0; j < nh; j++) {
+                double hj = a * r2[j];
+                if (k > 0)
+                    hj += b * r0[j];
+                p[j] = tiny0(r1[j]);
+                h[j] = tiny0(hj);
+            }
+        }
+    }
+    free(e);
+    free(f);
+    free(s);
+    free(r);
+    return 0;
 }
 
 int sw_grid_create(sw_grid_t *g, int M, int np, int rank, char *err, size_t errlen)
@@ -167,33 +258,14 @@ int sw_grid_create(sw_grid_t *g, int M, int np, int rank, char *err, size_t errl
     for (int i = 0; i < g->nm_loc; i++) {
         int m = g->m_loc[i];
         g->spec_off[i + 1] = g->spec_off[i] + (M + 1 - m);
-        g->tab_off[i + 1] = g->tab_off[i] + (size_t)(M + 2 - m) * (size_t)nl;
+        g->tab_off[i + 1] = g->tab_off[i] + (size_t)(M + 1 - m) * (size_t)(nl / 2);
     }
     g->nspec_loc = g->spec_off[g->nm_loc];
     size_t nt = g->tab_off[g->nm_loc];
     g->P = malloc(sizeof(double) * (nt + 1));
     g->H = malloc(sizeof(double) * (nt + 1));
-    double *p = malloc(sizeof(double) * (size_t)(M + 3));
-    if (!g->P || !g->H || !p) {
-        free(p);
+    if (!g->P || !g->H || grid_tables(g) != 0)
         goto nomem;
-    }
-    for (int i = 0; i < g->nm_loc; i++) {
-        int m = g->m_loc[i], nn = M + 2 - m;
-        double *P = g->P + g->tab_off[i], *H = g->H + g->tab_off[i];
-        for (int j = 0; j < nl; j++) {
-            sw_legendre(m, M + 2, g->mu[j], p); /* one more for H at n = M + 1 */
-            for (int k = 0; k < nn; k++) {
-                int n = m + k;
-                double h = -(double)n * eps(n + 1, m) * p[k + 1];
-                if (k > 0)
-                    h += (n + 1.0) * eps(n, m) * p[k - 1];
-                P[(size_t)k * nl + j] = fabs(p[k]) < 1e-250 ? 0.0 : p[k];
-                H[(size_t)k * nl + j] = fabs(h) < 1e-250 ? 0.0 : h;
-            }
-        }
-    }
-    free(p);
     return 0;
 nomem:
     snprintf(err, errlen, "out of memory for the T%d grid and Legendre tables", M);

@@ -28,6 +28,7 @@ static const char *sw_usage =
     "  --delay-us U          sleep U microseconds per step (slow runs for timed kills)\n"
     "  --json                print the report as one JSON object\n"
     "  --verbose             print each checkpoint and recovery as it happens\n"
+    "  --profile             CPU and wall time of each phase of a step, over the ranks\n"
     "The last M ranks of each group are checksum ranks; the others compute.\n";
 
 
@@ -88,6 +89,10 @@ int sw_opts_parse(int argc, char **argv, sw_opts_t *o, int loud)
             return 1;
         if (flag == 2)
             continue;
+        if (!strcmp(a, "--profile")) {
+            o->profile = 1;
+            continue;
+        }
         if (strncmp(a, "--", 2) != 0) {
             SW_FAIL("unexpected argument '%s'\n%s", a, sw_usage);
         } else if (!known(a)) {

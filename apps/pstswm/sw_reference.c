@@ -101,8 +101,8 @@ int sw_reference_errors(sw_model_t *m, int ref_trunc, sw_diag_t *d)
                 diff[k] -= hc[(size_t)mm * (M + 1) - (size_t)mm * (mm - 1) / 2 + (n - mm)] / SW_G;
         }
     }
-    sw_synth_scalar(g, href, r->F[0]);
-    sw_synth_scalar(g, diff, r->F[1]);
+    const double complex *sc[2] = {href, diff};
+    sw_synth(g, 2, sc, r->F, NULL, NULL, NULL, NULL);
     if ((rc = sw_fourier_to_grid(&r->x, 2, r->F, r->grid)) != MPI_SUCCESS)
         goto out;
     double s[4] = {0, 0, 0, 0}, x[2] = {0, 0}, S[4], X[2];

@@ -59,6 +59,7 @@ void sw_report(FILE *out, const sw_opts_t *o, const sw_result_t *r, int nprocs)
                 r->restart_bytes, (long long)r->file_writes);
         app_json_dbl(out, "restart_file_time_s", r->file_s, 1);
         app_json_dbl(out, "restart_file_overhead_pct", fovh, 1);
+        sw_prof_report(out, &r->prof, 1);
         if (st)
             app_report_recoveries_json(out, st, o->event_log, "step");
         else /* the plain model: no skeleton */
@@ -99,5 +100,6 @@ void sw_report(FILE *out, const sw_opts_t *o, const sw_result_t *r, int nprocs)
                 (long long)r->file_writes, (long long)o->restart_every, r->file_s, fovh);
     if (st)
         app_report_recoveries_text(out, "pstswm", st, o->event_log, "step");
+    sw_prof_report(out, &r->prof, 0);
     fflush(out);
 }

@@ -134,6 +134,9 @@ static int app_end(sw_app_t *a, double step_s, double ckpt_s, int64_t steps_run)
     r->energy_rel = (r->d.energy - m->energy0) / m->energy0;
     if ((rc = sw_state_checksum(m, &r->checksum)) != MPI_SUCCESS)
         return rc;
+    if (a->o->profile && (rc = sw_prof_reduce(&m->prof, steps_run, m->comm, &r->prof)) !=
+                             MPI_SUCCESS)
+        return rc;
     double t[4] = {step_s, ckpt_s, a->file_s, (double)steps_run}, tm[4];
     if ((rc = MPI_Allreduce(t, tm, 4, MPI_DOUBLE, MPI_MAX, m->comm)) != MPI_SUCCESS)
         return rc;

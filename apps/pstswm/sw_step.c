@@ -73,11 +73,9 @@ int sw_model_create(sw_model_t *m, const sw_opts_t *o, MPI_Comm comm)
        of cases 1 and 2), the surface (spectrally truncated in init) */
     for (int jl = 0; jl < g->nlat_loc; jl++)
         for (int i = 0; i < g->nlon; i++) {
-            sw_point_t p;
-            sw_case_point(o->test_case, m->alpha, 2.0 * M_PI * i / g->nlon,
-                          g->mu[g->lat0 + jl], &p);
-            m->f[(size_t)jl * g->nlon + i] = p.f;
-            m->phis[(size_t)jl * g->nlon + i] = p.phis;
+            size_t k = (size_t)jl * g->nlon + i;
+            sw_case_surface(o->test_case, m->alpha, 2.0 * M_PI * i / g->nlon,
+                            g->mu[g->lat0 + jl], &m->f[k], &m->phis[k]);
         }
     return 0;
 }
@@ -202,27 +200,32 @@ static void model_update(sw_model_t *m, int first)
     }
 }
 
-int sw_model_step(sw_model_t *m)
+/* one step; m->x.prof is set (--profile) while it runs */
+static int model_step(sw_model_t *m)
 {
     const sw_grid_t *g = &m->g;
     size_t ns = (size_t)g->nspec_loc;
     int rc;
+    sw_prof_t *pr = m->x.prof;
+    sw_prof_begin(pr);
     /* spectral (t) -> Fourier: zeta, phi', U, V */
-    sw_synth_scalar(g, sw_level(m, 1, SW_ZETA), m->F[0]);
-    sw_synth_scalar(g, sw_level(m, 1, SW_PHI), m->F[1]);
-    sw_synth_uv(g, sw_level(m, 1, SW_ZETA), sw_level(m, 1, SW_DIV), m->F[2], m->F[3]);
+    const double complex *sc[2] = {sw_level(m, 1, SW_ZETA), sw_level(m, 1, SW_PHI)};
+    sw_synth(g, 2, sc, m->F, sw_level(m, 1, SW_ZETA), sw_level(m, 1, SW_DIV), m->F[2], m->F[3]);
+    sw_prof_lap(pr, SW_PH_SYNTH);
     if ((rc = sw_fourier_to_grid(&m->x, 4, m->F, m->grid)) != MPI_SUCCESS)
         return rc;
     model_products(m);
+    sw_prof_lap(pr, SW_PH_GRID);
     if ((rc = sw_grid_to_fourier(&m->x, 5, m->grid, m->F)) != MPI_SUCCESS)
         return rc;
     /* tendencies: F = U eta, V eta, U phi', V phi', E + phis */
     double complex *tz = m->tend, *td = m->tend + ns, *tp = m->tend + 2 * ns;
-    sw_anal_divcurl(g, m->F[2], m->F[3], tp, NULL);
-    if (!m->advect_only) {
-        sw_anal_divcurl(g, m->F[0], m->F[1], tz, td);
-        sw_anal_scalar(g, m->F[4], m->swork);
-    }
+    sw_divcurl_t v[2] = {{m->F[2], m->F[3], tp, NULL}, {m->F[0], m->F[1], tz, td}};
+    if (m->advect_only)
+        sw_anal(g, 0, NULL, NULL, 1, v);
+    else
+        sw_anal(g, 1, &m->F[4], &m->swork, 2, v);
+    sw_prof_lap(pr, SW_PH_ANAL);
     for (int i = 0; i < g->nm_loc; i++) {
         int mm = g->m_loc[i];
         for (int n = mm; n <= g->M; n++) {
@@ -237,6 +240,15 @@ int sw_model_step(sw_model_t *m)
         }
     }
     model_update(m, m->step == 0);
+    sw_prof_lap(pr, SW_PH_UPDATE);
     m->step++;
     return MPI_SUCCESS;
+}
+
+int sw_model_step(sw_model_t *m)
+{
+    m->x.prof = m->o->profile ? &m->prof : NULL;
+    int rc = model_step(m);
+    m->x.prof = NULL; /* the diagnostics' transforms are not a step's */
+    return rc;
 }

@@ -1,7 +1,7 @@
 /*
- * sw_transform.c - the spectral transform: FFTs along latitudes (FFTW3),
- * transposes between the latitude and the wavenumber decomposition
- * (MPI_Alltoallv), Legendre sums along meridians.
+ * sw_transform.c - the spectral transform: FFTs along latitudes (FFTW3) and
+ * the transposes between the latitude and the wavenumber decomposition
+ * (MPI_Alltoallv); the Legendre sums along meridians are in sw_ltrans.c.
  *
  * A field X(lambda, mu) = sum_m X_m(mu) e^{i m lambda} (m = -M..M, X_{-m} =
  * conj X_m) and X_m(mu) = sum_{n=m..M} X_n^m P_n^m(mu). Analysis inverts both
@@ -112,10 +112,12 @@ int sw_fourier_to_grid(sw_xform_t *x, int nf, double complex *const *F, double *
                 for (int j = g->lat_start[q]; j < g->lat_start[q + 1]; j++)
                     *sb++ = src[j];
             }
+    sw_prof_lap(x->prof, SW_PH_PACK);
     int rc = MPI_Alltoallv(x->sbuf, x->scount, x->sdispl, MPI_DOUBLE, x->rbuf, x->rcount,
                            x->rdispl, MPI_DOUBLE, x->comm);
     if (rc != MPI_SUCCESS)
         return rc;
+    sw_prof_lap(x->prof, SW_PH_ALLTOALL);
     const double complex *rb = (const double complex *)x->rbuf;
     for (int q = 0; q < g->np; q++)
         for (int f = 0; f < nf; f++)
@@ -124,6 +126,7 @@ int sw_fourier_to_grid(sw_xform_t *x, int nf, double complex *const *F, double *
                 for (int jl = 0; jl < g->nlat_loc; jl++)
                     four_at(x, f, jl)[m] = *rb++;
             }
+    sw_prof_lap(x->prof, SW_PH_PACK);
     for (int f = 0; f < nf; f++)
         for (int jl = 0; jl < g->nlat_loc; jl++) {
             const double complex *c = four_at(x, f, jl);
@@ -136,6 +139,7 @@ int sw_fourier_to_grid(sw_xform_t *x, int nf, double complex *const *F, double *
             fftw_execute(x->plan_c2r);
             memcpy(grid[f] + (size_t)jl * nlon, x->fft_r, sizeof(double) * (size_t)nlon);
         }
+    sw_prof_lap(x->prof, SW_PH_FFT);
     return MPI_SUCCESS;
 }
 
@@ -152,6 +156,7 @@ int sw_grid_to_fourier(sw_xform_t *x, int nf, double *const *grid, double comple
             for (int m = 0; m <= M; m++)
                 c[m] = x->fft_c[m] * scale;
         }
+    sw_prof_lap(x->prof, SW_PH_FFT);
     xform_counts(x, nf);
     /* the reverse: what I received above, I send now */
     double complex *sb = (double complex *)x->rbuf;
@@ -162,10 +167,12 @@ int sw_grid_to_fourier(sw_xform_t *x, int nf, double *const *grid, double comple
                 for (int jl = 0; jl < g->nlat_loc; jl++)
                     *sb++ = four_at(x, f, jl)[m];
             }
+    sw_prof_lap(x->prof, SW_PH_PACK);
     int rc = MPI_Alltoallv(x->rbuf, x->rcount, x->rdispl, MPI_DOUBLE, x->sbuf, x->scount,
                            x->sdispl, MPI_DOUBLE, x->comm);
     if (rc != MPI_SUCCESS)
         return rc;
+    sw_prof_lap(x->prof, SW_PH_ALLTOALL);
     const double complex *rb = (const double complex *)x->sbuf;
     for (int q = 0; q < g->np; q++)
         for (int f = 0; f < nf; f++)
@@ -174,129 +181,14 @@ int sw_grid_to_fourier(sw_xform_t *x, int nf, double *const *grid, double comple
                 for (int j = g->lat_start[q]; j < g->lat_start[q + 1]; j++)
                     dst[j] = *rb++;
             }
+    sw_prof_lap(x->prof, SW_PH_PACK);
     return MPI_SUCCESS;
-}
-
-/* ------------------------------------------------------------------ Legendre */
-
-void sw_synth_scalar(const sw_grid_t *g, const double complex *s, double complex *F)
-{
-    int nl = g->nlat, M = g->M;
-    for (int i = 0; i < g->nm_loc; i++) {
-        int m = g->m_loc[i];
-        const double *P = g->P + g->tab_off[i];
-        const double complex *c = s + g->spec_off[i];
-        double *re = (double *)(F + (size_t)i * nl);
-        for (int j = 0; j < nl; j++)
-            re[2 * j] = re[2 * j + 1] = 0.0;
-        for (int n = m; n <= M; n++) {
-            double cr = creal(c[n - m]), ci = cimag(c[n - m]);
-            const double *p = P + (size_t)(n - m) * nl;
-            for (int j = 0; j < nl; j++) {
-                re[2 * j] += cr * p[j];
-                re[2 * j + 1] += ci * p[j];
-            }
-        }
-    }
-}
-
-/*
- * psi = -a^2/(n(n+1)) zeta, chi = -a^2/(n(n+1)) div;
- * U = (1/a) sum (i m chi P - psi H), V = (1/a) sum (i m psi P + chi H).
- */
-void sw_synth_uv(const sw_grid_t *g, const double complex *zeta, const double complex *div,
-                 double complex *FU, double complex *FV)
-{
-    int nl = g->nlat, M = g->M;
-    for (int i = 0; i < g->nm_loc; i++) {
-        int m = g->m_loc[i];
-        const double *P = g->P + g->tab_off[i], *H = g->H + g->tab_off[i];
-        const double complex *z = zeta + g->spec_off[i], *d = div + g->spec_off[i];
-        double *u = (double *)(FU + (size_t)i * nl), *v = (double *)(FV + (size_t)i * nl);
-        for (int j = 0; j < 2 * nl; j++)
-            u[j] = v[j] = 0.0;
-        for (int n = m; n <= M; n++) {
-            if (n == 0)
-                continue; /* psi_0^0, chi_0^0 do not contribute */
-            double k = -SW_A / (n * (n + 1.0)); /* (1/a) * (-a^2 / (n(n+1))) */
-            double complex psi = k * z[n - m], chi = k * d[n - m];
-            double complex imchi = I * m * chi, impsi = I * m * psi;
-            double pr = creal(psi), pi = cimag(psi), xr = creal(chi), xi = cimag(chi);
-            double ar = creal(imchi), ai = cimag(imchi), br = creal(impsi), bi = cimag(impsi);
-            const double *p = P + (size_t)(n - m) * nl, *h = H + (size_t)(n - m) * nl;
-            for (int j = 0; j < nl; j++) {
-                u[2 * j] += ar * p[j] - pr * h[j];
-                u[2 * j + 1] += ai * p[j] - pi * h[j];
-                v[2 * j] += br * p[j] + xr * h[j];
-                v[2 * j + 1] += bi * p[j] + xi * h[j];
-            }
-        }
-    }
-}
-
-void sw_anal_scalar(const sw_grid_t *g, const double complex *F, double complex *s)
-{
-    int nl = g->nlat, M = g->M;
-    for (int i = 0; i < g->nm_loc; i++) {
-        int m = g->m_loc[i];
-        const double *P = g->P + g->tab_off[i];
-        const double *f = (const double *)(F + (size_t)i * nl);
-        for (int n = m; n <= M; n++) {
-            const double *p = P + (size_t)(n - m) * nl;
-            double sr = 0.0, si = 0.0;
-            for (int j = 0; j < nl; j++) {
-                double wp = g->w[j] * p[j];
-                sr += f[2 * j] * wp;
-                si += f[2 * j + 1] * wp;
-            }
-            s[g->spec_off[i] + n - m] = sr + I * si;
-        }
-    }
-}
-
-/*
- * D(A, B)_n^m = sum_j w_j / (a (1 - mu_j^2)) (i m A_m P_n^m - B_m H_n^m)
- * (the mu-derivative integrated by parts; B vanishes at the poles).
- */
-void sw_anal_divcurl(const sw_grid_t *g, const double complex *FA, const double complex *FB,
-                     double complex *div, double complex *curl)
-{
-    int nl = g->nlat, M = g->M;
-    for (int i = 0; i < g->nm_loc; i++) {
-        int m = g->m_loc[i];
-        const double *P = g->P + g->tab_off[i], *H = g->H + g->tab_off[i];
-        const double *A = (const double *)(FA + (size_t)i * nl);
-        const double *B = (const double *)(FB + (size_t)i * nl);
-        for (int n = m; n <= M; n++) {
-            const double *p = P + (size_t)(n - m) * nl, *h = H + (size_t)(n - m) * nl;
-            /* sums of c A P, c B H, c B P, c A H (c = w / (a (1 - mu^2))) */
-            double ap_r = 0, ap_i = 0, bh_r = 0, bh_i = 0, bp_r = 0, bp_i = 0, ah_r = 0,
-                   ah_i = 0;
-            for (int j = 0; j < nl; j++) {
-                double cp = g->wc[j] * p[j], ch = g->wc[j] * h[j];
-                ap_r += A[2 * j] * cp;
-                ap_i += A[2 * j + 1] * cp;
-                bh_r += B[2 * j] * ch;
-                bh_i += B[2 * j + 1] * ch;
-                bp_r += B[2 * j] * cp;
-                bp_i += B[2 * j + 1] * cp;
-                ah_r += A[2 * j] * ch;
-                ah_i += A[2 * j + 1] * ch;
-            }
-            /* i m (x + i y) = -m y + i m x */
-            size_t k = (size_t)g->spec_off[i] + (size_t)(n - m);
-            if (div)
-                div[k] = (-m * ap_i - bh_r) + I * (m * ap_r - bh_i);
-            if (curl)
-                curl[k] = (-m * bp_i + ah_r) + I * (m * bp_r + ah_i);
-        }
-    }
 }
 
 int sw_to_spectral(sw_xform_t *x, double *grid, double complex *s, double complex *work)
 {
     int rc = sw_grid_to_fourier(x, 1, &grid, &work);
     if (rc == MPI_SUCCESS)
-        sw_anal_scalar(x->g, work, s);
+        sw_anal(x->g, 1, &work, &s, 0, NULL);
     return rc;
 }
