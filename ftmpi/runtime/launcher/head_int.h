@@ -117,6 +117,9 @@ void head_to_rank(head_t *h, head_proc_t *p, uint32_t type,
                   const proto_buf_t *payload);
 void head_check_end(head_t *h);
 void head_on_exited(head_t *h, head_host_t *host, proto_rd_t *r);
+/* SIGKILL rank's process now, logged as a "kill" event with reason (a
+ * literal without quotes): 0, -1 no such rank, -2 not running. */
+int head_user_kill(head_t *h, int rank, const char *reason);
 
 /* head_place.c */
 void head_place(head_t *h);

@@ -58,6 +58,8 @@ static const char usage_text[] =
 "                             SIGKILL RANK when it reaches fault point NAME\n"
 "                             (with VALUE, or the first time) (repeatable)\n"
 "  --event-log FILE           write runtime events to FILE as JSON lines\n"
+"  --monitor[=ADDR:PORT]      serve a live monitor page over HTTP (default\n"
+"                             127.0.0.1 and a free port; docs/tools.md)\n"
 "\n"
 "Other:\n"
 "  -v, --verbose              report runtime events on stderr\n"
@@ -269,7 +271,8 @@ static int add_hosts(ftrun_opts_t *o, const char *v)
 enum {
     O_NP = 1, O_TIMEOUT, O_TAG, O_COMM, O_MSG, O_COLL, O_RECOV, O_KILL,
     O_KILLAT, O_LOG, O_RING, O_ENV, O_HOSTS, O_AGENT, O_FTMPID, O_OVERSUB,
-    O_VERBOSE, O_HELP, O_VERSION, O_HOSTFILE, O_SPARE, O_HB_INT, O_HB_TO, O_WITHFT, O_NET
+    O_VERBOSE, O_HELP, O_VERSION, O_HOSTFILE, O_SPARE, O_HB_INT, O_HB_TO, O_WITHFT, O_NET,
+    O_MONITOR
 };
 static const struct { const char *name; int arg, id; } table[] = {
     {"-np", 1, O_NP}, {"-n", 1, O_NP}, {"--np", 1, O_NP}, {"-c", 1, O_NP},
@@ -288,6 +291,7 @@ static const struct { const char *name; int arg, id; } table[] = {
     {"--spare-hosts", 1, O_SPARE}, {"--heartbeat-interval", 1, O_HB_INT},
     {"--heartbeat-timeout", 1, O_HB_TO},
     {"--net", 1, O_NET},
+    {"--monitor", 2, O_MONITOR}, /* 2: an optional =VALUE */
 };
 
 static int env_mode(const char *var, const char *const *words,
@@ -335,7 +339,7 @@ int ftrun_opts_parse(ftrun_opts_t *o, int argc, char **argv)
                 continue;
             if (a[n] == 0) {
                 id = table[k].id;
-                takes = table[k].arg;
+                takes = table[k].arg == 1;
                 break;
             }
             if (a[n] == '=' && a[1] == '-') {
@@ -355,6 +359,7 @@ int ftrun_opts_parse(ftrun_opts_t *o, int argc, char **argv)
             val = argv[++i];
         }
         long lv;
+        char why[128];
         switch (id) {
         case O_NP:
             if (parse_long(val, 1, MAX_NP, &lv))
@@ -402,6 +407,10 @@ int ftrun_opts_parse(ftrun_opts_t *o, int argc, char **argv)
         case O_KILLAT:
             if ((rc = add_fault(o, val)))
                 return rc;
+            break;
+        case O_MONITOR:
+            if (ftrun_parse_monitor(o, val, why, sizeof why))
+                return opt_error("bad --monitor '%s': %s", val, why);
             break;
         case O_LOG:
             if (!*val)
