@@ -506,6 +506,7 @@ mon_t *mon_start(evloop_t *loop, struct head *h, const char *addr, int port,
     snprintf(m->url, sizeof m->url, "http://%s:%d/?token=%s", addr,
              (int)ntohs(sa.sin_port), m->token);
     fprintf(stderr, "ftmpirun: monitor at %s\n", m->url);
+    h->log.t0 = h->t0; /* also without --event-log */
     h->log.hook = on_event;
     h->log.hook_arg = m;
     char reg[1024], why[600];
