@@ -36,10 +36,16 @@ def main():
     os.chmod(rt, 0o700)
     job = mt.Job(bindir, 4, ["--comm-mode=rebuild", "--kill-at", "iter=12@1",
                              "--kill-at", "iter=30@2"],
-                 mt.cg_args(300000), rt, timeout=550)
+                 mt.cg_args(600000), rt, timeout=590)
     try:
         job.wait_event(lambda e: e["event"] == "recovery_end" and
                        2 in e.get("failed", []), "the second recovery")
+        shot = os.environ.get("FTMPI_MON_SCREENSHOT")
+        if shot:
+            r = chromium(["--screenshot=" + shot, "--window-size=1100,1000",
+                          job.url], os.path.join(rt, "prof"), mt.BOUND * 3)
+            if not os.path.exists(shot):
+                mt.fail("no screenshot: %s" % r.stderr[-2000:])
         r = chromium(["--dump-dom", job.url], os.path.join(rt, "prof"),
                      mt.BOUND * 3)
         dom = r.stdout
@@ -49,12 +55,6 @@ def main():
         with open(os.path.join(rt, "dom.html"), "w") as f:
             f.write(dom)
         check(dom)
-        shot = os.environ.get("FTMPI_MON_SCREENSHOT")
-        if shot:
-            r = chromium(["--screenshot=" + shot, "--window-size=1100,1000",
-                          job.url], os.path.join(rt, "prof"), mt.BOUND * 3)
-            if not os.path.exists(shot):
-                mt.fail("no screenshot: %s" % r.stderr[-2000:])
         if job.p.poll() is None:  # (a slow machine may have let it end)
             st, _ = job.get("/api/stop", method="POST")
             if st != 200 or job.wait_exit() != 143:

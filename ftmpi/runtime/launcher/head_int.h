@@ -137,6 +137,10 @@ void head_recovery_join(head_t *h, head_proc_t *p, uint32_t known);
 void head_sync_proc_gone(head_t *h, head_proc_t *p);
 void head_sync_check(head_t *h);
 
+/* head_note.c: a rank's event (PR_NOTE) into the event log; a malformed
+ * one is dropped with a line on stderr. */
+void head_note(head_t *h, head_proc_t *p, proto_rd_t *r);
+
 /* head_agree.c: votes among a set of ranks, decided by the head. */
 void head_agree_vote(head_t *h, head_proc_t *p, proto_rd_t *r);
 void head_agree_check(head_t *h);
