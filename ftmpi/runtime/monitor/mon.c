@@ -154,15 +154,23 @@ static void respond_text(mon_conn_t *c, int code, const char *msg, int keep)
     respond(c, code, "text/plain; charset=utf-8", body, (size_t)n, keep);
 }
 
-static void respond_json_stream(mon_conn_t *c, int code, FILE *mf,
-                                char **buf, size_t *len, int keep)
+/* A 200 whose body fill() writes. */
+static void respond_built(mon_conn_t *c, const char *type,
+                          void (*fill)(FILE *f, mon_t *m), int keep)
 {
-    if (fclose(mf) == 0) {
-        respond(c, code, "application/json", *buf, *len, keep);
-    } else {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) {
         respond_text(c, 503, "out of memory", 0);
+        return;
     }
-    free(*buf);
+    fill(f, c->m);
+    if (fclose(f) == 0)
+        respond(c, 200, type, buf, len, keep);
+    else
+        respond_text(c, 503, "out of memory", 0);
+    free(buf);
 }
 
 /* ---- events ---- */
@@ -295,21 +303,15 @@ static void do_events(mon_conn_t *c)
     }
 }
 
-static void do_log(mon_conn_t *c, int keep)
+static void fill_log(FILE *f, mon_t *m)
 {
-    mon_t *m = c->m;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f) {
-        respond_text(c, 503, "out of memory", 0);
-        return;
-    }
     for (size_t i = 0; i < m->nev; i++)
         fprintf(f, "%s\n", m->events[(m->ev_first + i) % MON_MAX_EVENTS]);
-    if (fclose(f) == 0)
-        respond(c, 200, "application/x-ndjson", buf, len, keep);
-    free(buf);
+}
+
+static void fill_state(FILE *f, mon_t *m)
+{
+    mon_state_json(f, m->h, m->cpu);
 }
 
 static void dispatch(mon_conn_t *c, const mon_http_req_t *rq)
@@ -341,19 +343,11 @@ static void dispatch(mon_conn_t *c, const mon_http_req_t *rq)
         respond(c, 200, "text/html; charset=utf-8", mon_page_html,
                 mon_page_html_len, keep);
     } else if (strcmp(p, "/api/state") == 0) {
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&buf, &len);
-        if (!f) {
-            respond_text(c, 503, "out of memory", 0);
-            return;
-        }
-        mon_state_json(f, m->h, m->cpu);
-        respond_json_stream(c, 200, f, &buf, &len, keep);
+        respond_built(c, "application/json", fill_state, keep);
     } else if (strcmp(p, "/api/events") == 0) {
         do_events(c);
     } else if (strcmp(p, "/api/log") == 0) {
-        do_log(c, keep);
+        respond_built(c, "application/x-ndjson", fill_log, keep);
     } else if (strcmp(p, "/api/kill") == 0) {
         do_kill(c, rq, keep);
     } else {
