@@ -14,6 +14,9 @@ import urllib.parse
 
 BOUND = 90.0  # seconds any single wait may take (the machine may be loaded)
 
+# ctest's timeout sends SIGTERM: end through the `finally` that kills the job
+signal.signal(signal.SIGTERM, lambda signo, frame: sys.exit(1))
+
 
 def fail(msg):
     print("FAIL: " + msg, flush=True)

@@ -46,12 +46,16 @@ def main():
     bindir, tool = sys.argv[1], sys.argv[2]
     d = tempfile.mkdtemp(prefix="ftmpi-trace-")
     tdir, ev = os.path.join(d, "t"), os.path.join(d, "ev.jsonl")
+    env = dict(os.environ)
+    san = os.environ.get("FTMPI_SANITIZE_PRELOAD", "").rstrip(":")
+    if san:  # the ASan job: its runtime first in the ranks' LD_PRELOAD
+        env["LD_PRELOAD"] = san
     r = subprocess.run(
         [os.path.join(bindir, "ftmpirun"), "--timeout", "200",
          "--comm-mode=rebuild", "--event-log", ev, "--trace", tdir,
          "--kill-at", "iter=15@1", "-np", "4", os.path.join(bindir, "cg"),
          "--n", "16", "--checksums", "1", "--ckpt-interval", "10"],
-        capture_output=True, text=True, timeout=BOUND)
+        capture_output=True, text=True, timeout=BOUND, env=env)
     if r.returncode != 0:
         fail("the traced run: exit %d\n%s" % (r.returncode, r.stderr))
     log = [json.loads(l) for l in open(ev)]

@@ -62,8 +62,8 @@ void ftrun_opts_free(ftrun_opts_t *o);
 
 /* --monitor's value (NULL: none): "PORT", "ADDR:PORT" or "ADDR" (IPv4);
  * -1 with the problem in why when it is not one (opts_monitor.c). */
-/* --trace DIR: makes DIR if needed; "LD_PRELOAD=..." (libftmpi_trace
- * before what LD_PRELOAD holds) and "FTMPI_TRACE_DIR=ABS" for the ranks;
+/* --trace DIR: makes DIR if needed; "LD_PRELOAD=..." (what LD_PRELOAD
+ * holds, then libftmpi_trace) and "FTMPI_TRACE_DIR=ABS" for the ranks;
  * -1 with the problem in why (opts_trace.c). */
 int ftrun_trace_env(const char *dir, char *preload, size_t pcap,
                     char *dirvar, size_t dcap, char *why, size_t wcap);

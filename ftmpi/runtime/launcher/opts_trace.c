@@ -48,8 +48,9 @@ int ftrun_trace_env(const char *dir, char *preload, size_t pcap,
         return -1;
     }
     const char *cur = getenv("LD_PRELOAD");
-    snprintf(preload, pcap, "LD_PRELOAD=%s%s%s", lib, cur && *cur ? ":" : "",
-             cur && *cur ? cur : "");
+    /* what LD_PRELOAD holds first: a sanitizer's runtime must lead */
+    snprintf(preload, pcap, "LD_PRELOAD=%s%s%s", cur && *cur ? cur : "",
+             cur && *cur ? ":" : "", lib);
     snprintf(dirvar, dcap, "FTMPI_TRACE_DIR=%s", abs);
     return 0;
 }
