@@ -22,7 +22,7 @@
 #                   include/ and each other, and no library file theirs
 #
 # A file may include headers of its own layer and of layers below it.
-# The programs runtime/daemon/ and runtime/launcher/ (ftmpid, ftmpirun) are
+# The programs runtime/daemon/, runtime/launcher/ and runtime/monitor/ (ftmpid, ftmpirun) are
 # outside the library: they may include only util/, each other, the wire
 # protocol (runtime/proto.h, evloop.h, link.h) and the layout of the host
 # segment that the daemon creates (transport/shm/shm_seg.h); no library file
@@ -41,8 +41,8 @@ layer() {
         util/*) L=0 ;;
         transport/*) L=1 ;;
         core/*) L=2 ;;
-        runtime/daemon/*|runtime/launcher/*) L=prog ;;
-        bindings/*) L=bind ;;
+        runtime/daemon/*|runtime/launcher/*|runtime/monitor/*) L=prog ;;
+        bindings/*|trace/*) L=bind ;; # trace/: libftmpi_trace, MPI calls only
         runtime/init.c|runtime/init.h) L=6 ;;
         runtime/*) L=2 ;;
         p2p/*) L=3 ;;
@@ -56,7 +56,7 @@ layer() {
 # What a program may include.
 prog_may_include() {
     case "$1" in
-        util/*|runtime/daemon/*|runtime/launcher/*) return 0 ;;
+        util/*|runtime/daemon/*|runtime/launcher/*|runtime/monitor/*) return 0 ;;
         runtime/proto.h|runtime/evloop.h|runtime/link.h) return 0 ;;
         transport/shm/shm_seg.h) return 0 ;;
         include/*) return 0 ;;

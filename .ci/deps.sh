@@ -24,6 +24,7 @@ PKGS=(
     slurm-wlm                              # the Slurm launch test (tests/netns/netns_slurm.sh)
     mpich libmpich-dev                     # peer MPI, for benchmarks only
     libfftw3-dev zlib1g-dev                # apps/pstswm: FFTs, PNG maps
+    python3-matplotlib                     # tools/ftmpi-report (docs/tools.md)
 )
 
 update=0

@@ -71,6 +71,16 @@ int PFTMPI_Error_cause(char *string, int *resultlen);
 int FTMPI_Fault_point(const char *name, long value);
 int PFTMPI_Fault_point(const char *name, long value);
 
+/* An event for ftmpirun's event log and monitor: NAME and the N KEYS are
+ * lower-case words ([a-z_], at most 31 characters), N <= 16; the line is
+ * {"event":NAME,"rank":R,"incarnation":I,KEY:VALUE,...}. A name or key the
+ * head does not accept is dropped there. MPI_ERR_ARG for a NULL name or
+ * N out of range. (docs/tools.md) */
+int FTMPI_Note(const char *name, int n, const char *const keys[],
+               const double values[]);
+int PFTMPI_Note(const char *name, int n, const char *const keys[],
+                const double values[]);
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

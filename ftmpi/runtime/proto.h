@@ -40,6 +40,8 @@ enum proto_type {
     PR_SUSPECT = 108,     /* i32 rank */
     PR_JOIN = 109,        /* u32 known generation */
     PR_AGREE = 110,       /* u64 key, i32 vote, i32 n, n x (i32 rank, u32 incarnation) */
+    PR_NOTE = 111,        /* str name, i32 n, n x (str key, u64 double bits):
+                             an event for the event log (checkpoints) */
 
     /* daemon -> rank */
     PR_HELLO_REPLY = 201, /* i32 rank, i32 size, u32 inc, i32 restarted,

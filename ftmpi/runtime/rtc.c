@@ -701,6 +701,32 @@ int rtc_suspect(int rank)
     return rc;
 }
 
+int rtc_note(const char *name, int n, const char *const *keys,
+             const double *vals)
+{
+    if (!S.inited)
+        return -ENOTCONN;
+    if (!name || n < 0 || n > 16 || (n && (!keys || !vals)))
+        return -EINVAL;
+    if (S.singleton)
+        return 0;
+    proto_buf_t b;
+    proto_buf_init(&b);
+    proto_put_str(&b, name);
+    proto_put_i32(&b, n);
+    for (int i = 0; i < n; i++) {
+        uint64_t bits;
+        memcpy(&bits, &vals[i], sizeof bits);
+        proto_put_str(&b, keys[i]);
+        proto_put_u64(&b, bits);
+    }
+    pthread_mutex_lock(&S.mu);
+    int rc = rtc_send(PR_NOTE, &b);
+    pthread_mutex_unlock(&S.mu);
+    proto_buf_free(&b);
+    return rc;
+}
+
 int rtc_agree(uint64_t key, int vote, const int *members, const uint32_t *incs, int n,
               int *result_p)
 {

@@ -111,6 +111,10 @@ int rtc_fault_point(const char *name, long value);
 
 /* A transport error suggests `rank` is gone: ask the authority to check. */
 int rtc_suspect(int rank);
+/* An event for the head's event log and monitor ("checkpoint", ...): name
+ * and keys are [a-z_] words of at most 31 characters, n <= 16. No reply. */
+int rtc_note(const char *name, int n, const char *const *keys,
+             const double *vals);
 
 /* Join (or start) a recovery round. Non-blocking: the result arrives as an
  * RTC_EV_RECOVERED event on every participant. `known_generation` is the

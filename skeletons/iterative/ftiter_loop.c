@@ -146,6 +146,11 @@ static int loop_data(ftiter_t *sk, int *finished)
             sk->st.ckpt_s += ftiter_now() - t0;
             ftiter_log(sk, "checkpoint %lld at iteration %lld: %.4f s",
                        (long long)sk->st.checkpoints, (long long)sk->iter, ftiter_now() - t0);
+            if (sk->world_rank == 0) { /* for the event log and monitor */
+                static const char *const keys[] = {"epoch", "iteration", "seconds"};
+                double v[] = {(double)sk->st.checkpoints, (double)sk->iter, ftiter_now() - t0};
+                FTMPI_Note("checkpoint", 3, keys, v);
+            }
         }
         ftiter_fault_point("iter", sk->iter);
         double t0 = ftiter_now();

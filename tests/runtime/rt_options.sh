@@ -27,6 +27,11 @@ bad() {
 bad "--event-log: cannot write '/nonexistent-dir/x/ev.log'" --event-log /nonexistent-dir/x/ev.log -np 2
 bad "--event-log: cannot write '$W': Is a directory" --event-log "$W" -np 2
 bad "--event-log needs a file name" --event-log= -np 2
+# --monitor: an address and port that are one (docs/tools.md)
+bad "bad --monitor '': empty" --monitor= -np 2
+bad "bad --monitor '127.0.0.1:99999': '99999' is not a port" --monitor=127.0.0.1:99999 -np 2
+bad "bad --monitor 'nowhere:80': 'nowhere' is not an IPv4 address" --monitor=nowhere:80 -np 2
+bad "bad --monitor '1.2.3.4:x': 'x' is not a port" --monitor=1.2.3.4:x -np 2
 # numbers
 bad "bad process count '3x'" -np 3x
 bad "bad process count '99999999999999999999'" -np 99999999999999999999

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 int evlog_open(evlog_t *e, const char *path, double t0)
@@ -28,18 +29,32 @@ void evlog_close(evlog_t *e)
 
 void evlog_event(evlog_t *e, const char *event, const char *fields, ...)
 {
-    if (!e->f)
+    if (!evlog_on(e))
         return;
-    fprintf(e->f, "{\"t\":%.6f,\"event\":\"%s\"", evloop_now() - e->t0, event);
+    char *line = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&line, &len);
+    if (!m)
+        return;
+    fprintf(m, "{\"t\":%.6f,\"event\":\"%s\"", evloop_now() - e->t0, event);
     if (fields && fields[0]) {
-        fputc(',', e->f);
+        fputc(',', m);
         va_list ap;
         va_start(ap, fields);
-        vfprintf(e->f, fields, ap);
+        vfprintf(m, fields, ap);
         va_end(ap);
     }
-    fputs("}\n", e->f);
-    fflush(e->f);
+    fputc('}', m);
+    if (fclose(m) == 0) {
+        if (e->f) {
+            fwrite(line, 1, len, e->f);
+            fputc('\n', e->f);
+            fflush(e->f);
+        }
+        if (e->hook)
+            e->hook(e->hook_arg, line, len);
+    }
+    free(line);
 }
 
 const char *evlog_esc(const char *s)

@@ -11,11 +11,18 @@
 typedef struct {
     FILE *f;
     double t0;            /* evloop_now() at launch */
+    /* Also handed every line (without its newline), when set: the live
+     * monitor (mon.c). */
+    void (*hook)(void *arg, const char *line, size_t len);
+    void *hook_arg;
 } evlog_t;
 
 int evlog_open(evlog_t *e, const char *path, double t0); /* path NULL: off */
 void evlog_close(evlog_t *e);
-static inline int evlog_on(const evlog_t *e) { return e->f != NULL; }
+static inline int evlog_on(const evlog_t *e)
+{
+    return e->f != NULL || e->hook != NULL;
+}
 
 /* fields: a printf format producing the JSON members after "event"
  * (without braces; may be "" for none). */

@@ -231,15 +231,24 @@ static void kill_timer(evloop_t *loop, void *arg)
         return;
     }
     free(k);
-    if (h->phase != PH_RUN || !head_live(p))
-        return;
+    head_user_kill(h, p->rank, "--kill");
+}
+
+int head_user_kill(head_t *h, int rank, const char *reason)
+{
+    if (rank < 0 || rank >= h->size)
+        return -1;
+    head_proc_t *p = &h->procs[rank];
+    if (h->phase != PH_RUN || !head_live(p) || !p->started)
+        return -2;
     evlog_event(&h->log, "kill", "\"rank\":%d,\"pid\":%d,\"incarnation\":%u,"
-                "\"signal\":9,\"reason\":\"--kill\"", p->rank, (int)p->pid,
-                p->inc);
+                "\"signal\":9,\"reason\":\"%s\"", p->rank, (int)p->pid,
+                p->inc, reason);
     if (h->o->verbose)
-        fprintf(stderr, "ftmpirun: --kill: killing rank %d (pid %d)\n",
+        fprintf(stderr, "ftmpirun: %s: killing rank %d (pid %d)\n", reason,
                 p->rank, (int)p->pid);
     send_kill(h, p, SIGKILL);
+    return 0;
 }
 
 void head_start(head_t *h)

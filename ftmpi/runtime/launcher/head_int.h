@@ -117,6 +117,9 @@ void head_to_rank(head_t *h, head_proc_t *p, uint32_t type,
                   const proto_buf_t *payload);
 void head_check_end(head_t *h);
 void head_on_exited(head_t *h, head_host_t *host, proto_rd_t *r);
+/* SIGKILL rank's process now, logged as a "kill" event with reason (a
+ * literal without quotes): 0, -1 no such rank, -2 not running. */
+int head_user_kill(head_t *h, int rank, const char *reason);
 
 /* head_place.c */
 void head_place(head_t *h);
@@ -133,6 +136,10 @@ void head_recovery_join(head_t *h, head_proc_t *p, uint32_t known);
 /* A process stopped being live: drop its waits, re-check fence/round. */
 void head_sync_proc_gone(head_t *h, head_proc_t *p);
 void head_sync_check(head_t *h);
+
+/* head_note.c: a rank's event (PR_NOTE) into the event log; a malformed
+ * one is dropped with a line on stderr. */
+void head_note(head_t *h, head_proc_t *p, proto_rd_t *r);
 
 /* head_agree.c: votes among a set of ranks, decided by the head. */
 void head_agree_vote(head_t *h, head_proc_t *p, proto_rd_t *r);

@@ -139,6 +139,9 @@ static void on_rank_msg(head_t *h, head_proc_t *p, uint32_t type,
     case PR_AGREE:
         head_agree_vote(h, p, r);
         break;
+    case PR_NOTE:
+        head_note(h, p, r);
+        break;
     default:
         break;
     }

@@ -6,6 +6,7 @@
 #include "head.h"
 #include "remote.h"
 #include "../daemon/daemon.h"
+#include "../monitor/mon.h"
 #include "../../util/ft_auth.h"
 
 #include <errno.h>
@@ -140,6 +141,10 @@ int main(int argc, char **argv)
         rt_link_local_init(&to_daemon, loop, daemon_on_head_msg, d);
         head_host_attach(h, local, &to_daemon);
     }
+    mon_t *mon = NULL;
+    if (o.monitor &&
+        !(mon = mon_start(loop, h, o.mon_addr, o.mon_port, secret)))
+        return 1;
     evloop_on_signal(loop, on_signal, h);
     void *targ[2] = {h, &o};
     if (o.timeout_s > 0)
@@ -150,6 +155,7 @@ int main(int argc, char **argv)
     if (nremote > 0) {
         rem = remote_launch(h, loop, &o, secret);
         if (!rem) {
+            mon_stop(mon);
             if (d)
                 daemon_destroy(d);
             return 1;
@@ -168,6 +174,7 @@ int main(int argc, char **argv)
     if (rem)
         remote_finish(rem, loop);
     int code = head_exit_code(h);
+    mon_stop(mon);
     fflush(stdout);
     if (d)
         daemon_destroy(d);

@@ -58,6 +58,10 @@ static const char usage_text[] =
 "                             SIGKILL RANK when it reaches fault point NAME\n"
 "                             (with VALUE, or the first time) (repeatable)\n"
 "  --event-log FILE           write runtime events to FILE as JSON lines\n"
+"  --trace DIR                each rank's MPI calls as Chrome trace events\n"
+"                             in DIR (docs/tools.md)\n"
+"  --monitor[=ADDR:PORT]      serve a live monitor page over HTTP (default\n"
+"                             127.0.0.1 and a free port; docs/tools.md)\n"
 "\n"
 "Other:\n"
 "  -v, --verbose              report runtime events on stderr\n"
@@ -269,7 +273,8 @@ static int add_hosts(ftrun_opts_t *o, const char *v)
 enum {
     O_NP = 1, O_TIMEOUT, O_TAG, O_COMM, O_MSG, O_COLL, O_RECOV, O_KILL,
     O_KILLAT, O_LOG, O_RING, O_ENV, O_HOSTS, O_AGENT, O_FTMPID, O_OVERSUB,
-    O_VERBOSE, O_HELP, O_VERSION, O_HOSTFILE, O_SPARE, O_HB_INT, O_HB_TO, O_WITHFT, O_NET
+    O_VERBOSE, O_HELP, O_VERSION, O_HOSTFILE, O_SPARE, O_HB_INT, O_HB_TO, O_WITHFT, O_NET,
+    O_MONITOR, O_TRACE
 };
 static const struct { const char *name; int arg, id; } table[] = {
     {"-np", 1, O_NP}, {"-n", 1, O_NP}, {"--np", 1, O_NP}, {"-c", 1, O_NP},
@@ -288,6 +293,8 @@ static const struct { const char *name; int arg, id; } table[] = {
     {"--spare-hosts", 1, O_SPARE}, {"--heartbeat-interval", 1, O_HB_INT},
     {"--heartbeat-timeout", 1, O_HB_TO},
     {"--net", 1, O_NET},
+    {"--monitor", 2, O_MONITOR}, /* 2: an optional =VALUE */
+    {"--trace", 1, O_TRACE},
 };
 
 static int env_mode(const char *var, const char *const *words,
@@ -335,7 +342,7 @@ int ftrun_opts_parse(ftrun_opts_t *o, int argc, char **argv)
                 continue;
             if (a[n] == 0) {
                 id = table[k].id;
-                takes = table[k].arg;
+                takes = table[k].arg == 1;
                 break;
             }
             if (a[n] == '=' && a[1] == '-') {
@@ -355,6 +362,7 @@ int ftrun_opts_parse(ftrun_opts_t *o, int argc, char **argv)
             val = argv[++i];
         }
         long lv;
+        char why[512];
         switch (id) {
         case O_NP:
             if (parse_long(val, 1, MAX_NP, &lv))
@@ -403,6 +411,19 @@ int ftrun_opts_parse(ftrun_opts_t *o, int argc, char **argv)
             if ((rc = add_fault(o, val)))
                 return rc;
             break;
+        case O_MONITOR:
+            if (ftrun_parse_monitor(o, val, why, sizeof why))
+                return opt_error("bad --monitor '%s': %s", val, why);
+            break;
+        case O_TRACE: {
+            char pre[8192], dv[4200];
+            if (ftrun_trace_env(val, pre, sizeof pre, dv, sizeof dv, why,
+                                sizeof why))
+                return opt_error("--trace: %s", why);
+            if ((rc = add_env(o, pre)) || (rc = add_env(o, dv)))
+                return rc;
+            break;
+        }
         case O_LOG:
             if (!*val)
                 return opt_error("--event-log needs a file name");

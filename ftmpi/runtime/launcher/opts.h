@@ -2,6 +2,7 @@
 #ifndef FTMPI_RUNTIME_OPTS_H
 #define FTMPI_RUNTIME_OPTS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 enum { COMM_ABORT = 0, COMM_BLANK, COMM_SHRINK, COMM_REBUILD, COMM_ULFM };
@@ -49,12 +50,25 @@ typedef struct {
     int spare_hosts;      /* --spare-hosts: the last N hosts start empty */
     int from_slurm;       /* the hosts are a Slurm allocation's */
     double hb_interval, hb_timeout; /* --heartbeat-interval, -timeout */
+    int monitor;          /* --monitor given */
+    char mon_addr[64];    /* its IPv4 address (default 127.0.0.1) */
+    int mon_port;         /* 0: a free one */
 } ftrun_opts_t;
 
 /* Parse; on error print a message naming the problem and return 2; for
  * --help/--version print and return 1; 0 when the job should run. */
 int ftrun_opts_parse(ftrun_opts_t *o, int argc, char **argv);
 void ftrun_opts_free(ftrun_opts_t *o);
+
+/* --monitor's value (NULL: none): "PORT", "ADDR:PORT" or "ADDR" (IPv4);
+ * -1 with the problem in why when it is not one (opts_monitor.c). */
+/* --trace DIR: makes DIR if needed; "LD_PRELOAD=..." (what LD_PRELOAD
+ * holds, then libftmpi_trace) and "FTMPI_TRACE_DIR=ABS" for the ranks;
+ * -1 with the problem in why (opts_trace.c). */
+int ftrun_trace_env(const char *dir, char *preload, size_t pcap,
+                    char *dirvar, size_t dcap, char *why, size_t wcap);
+int ftrun_parse_monitor(ftrun_opts_t *o, const char *val, char *why,
+                        size_t cap);
 
 const char *ftrun_comm_name(int mode); /* "ABORT", ... */
 
