@@ -176,6 +176,12 @@ int dckpt_clear(dckpt_ctx_t *ctx);
  */
 int dckpt_freeze(dckpt_ctx_t *ctx, size_t bytes);
 
+/* Zeroed memory for large state (free it with free()): from 4 MiB on in
+   transparent huge pages where the system offers them on request, so that
+   its first touch - and a replacement's restore into it - takes far fewer
+   page faults. The library's own checkpoint halves use it. NULL: no memory. */
+void *dckpt_alloc_state(size_t bytes);
+
 /* ------------------------------------------------------------------ queries */
 
 int dckpt_is_checksum_rank(const dckpt_ctx_t *ctx); /* 1 checksum rank, 0 data rank, <0 error */
