@@ -5,7 +5,7 @@
 # "Benchmarks").
 #
 #   bench/dense_bench.sh [BUILD_DIR] [--n 4000] [--nb 64] [--grids "1x2 2x2"]
-#                        [--runs 3] [--apps "lu matmul qr"] [--quick]
+#                        [--runs 1] [--apps "lu matmul qr"] [--quick]
 #
 # Per app and grid, each run does, in this order (interleaved, so a slow
 # phase of a noisy machine hits every variant): ftmpi --ft none, ScaLAPACK,
@@ -13,10 +13,12 @@
 # killed at panel npanels/2 (recovery = detection + MPI recovery + restore,
 # from the report with --event-log). Prints one Markdown table per app with
 # medians and ratios. OPENBLAS_NUM_THREADS=1 everywhere. Needs
-# libscalapack-openmpi-dev (bench only: .ci/deps.sh --bench).
+# libscalapack-openmpi-dev (bench only: .ci/deps.sh --bench). The defaults
+# (n = 4000, both grids, the three apps, one run) take about 7 minutes on a
+# quiet 2-core machine; each raw line goes to stderr as it is measured.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BUILD=$ROOT/build N=4000 NB=64 GRIDS="1x2 2x2" RUNS=3 APPS="lu matmul qr"
+BUILD=$ROOT/build N=4000 NB=64 GRIDS="1x2 2x2" RUNS=1 APPS="lu matmul qr"
 while [ $# -gt 0 ]; do
     case $1 in
         --n) N=$2; shift ;;
@@ -25,7 +27,7 @@ while [ $# -gt 0 ]; do
         --runs) RUNS=$2; shift ;;
         --apps) APPS=$2; shift ;;
         --quick) N=1000; RUNS=1 ;;
-        -h|--help) sed -n 2,17p "$0"; exit 0 ;;
+        -h|--help) sed -n 2,19p "$0"; exit 0 ;;
         -*) echo "dense_bench: unknown option $1" >&2; exit 2 ;;
         *) BUILD=$1 ;;
     esac
@@ -45,6 +47,7 @@ mpicc.openmpi -O2 -o "$WORK/scalapack_dense" "$ROOT/bench/scalapack_dense.c" \
 RUN="$BUILD/bin/mpirun --timeout 590 --comm-mode=rebuild"
 RAW=$WORK/raw
 : > "$RAW"
+T0=$(date +%s)
 echo "dense_bench: n=$N nb=$NB grids=$GRIDS runs=$RUNS; load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 json() { grep -Eo "\"$2\": [0-9.e+-]+" <<<"$1" | head -n 1 | sed 's/.*: //'; }
 for app in $APPS; do
@@ -53,25 +56,25 @@ for app in $APPS; do
         P=${grid%x*} Q=${grid#*x} np=$((P * Q)) half=$(( (N + NB - 1) / NB / 2 ))
         for r in $(seq "$RUNS"); do
             o=$($RUN -np $np "$WORK/$app" --n $N --nb $NB --grid $grid --json)
-            echo "$app $grid none $(json "$o" gflops) $(json "$o" solve_time_s)" >> "$RAW"
+            echo "$app $grid none $(json "$o" gflops) $(json "$o" solve_time_s)" | tee -a "$RAW" >&2
             o=$(mpirun.openmpi --oversubscribe -np $np "$WORK/scalapack_dense" $op $N $NB $P $Q)
-            echo "$app $grid scalapack $(sed 's/.*gflops=\([0-9.]*\).*/\1/' <<<"$o") $(sed 's/.*time_s=\([0-9.]*\).*/\1/' <<<"$o")" >> "$RAW"
+            echo "$app $grid scalapack $(sed 's/.*gflops=\([0-9.]*\).*/\1/' <<<"$o") $(sed 's/.*time_s=\([0-9.]*\).*/\1/' <<<"$o")" | tee -a "$RAW" >&2
             o=$($RUN -np $((np + 1)) "$WORK/$app" --n $N --nb $NB --grid $grid --ft ckpt --ckpt-interval 8 --json)
-            echo "$app $grid ckpt $(json "$o" gflops) $(json "$o" solve_time_s) $(json "$o" checkpoint_overhead_pct)" >> "$RAW"
+            echo "$app $grid ckpt $(json "$o" gflops) $(json "$o" solve_time_s) $(json "$o" checkpoint_overhead_pct)" | tee -a "$RAW" >&2
             # abft: a checksum column (lu, P ranks) or row (matmul, Q ranks), + 1
             ck=$([ "$app" = lu ] && echo $P || echo $Q)
             if o=$($RUN -np $((np + ck + 1)) "$WORK/$app" --n $N --nb $NB --grid $grid --ft abft --json 2>/dev/null); then
-                echo "$app $grid abft $(json "$o" gflops) $(json "$o" solve_time_s)" >> "$RAW"
+                echo "$app $grid abft $(json "$o" gflops) $(json "$o" solve_time_s)" | tee -a "$RAW" >&2
             fi
             ev=$WORK/ev.jsonl
             o=$($RUN --event-log "$ev" --kill-at panel=$half@1 -np $((np + 1)) "$WORK/$app" --n $N --nb $NB --grid $grid --ft ckpt --ckpt-interval 8 --json --event-log "$ev")
             d=$(json "$o" detection_s) m=$(json "$o" mpi_recovery_s) s=$(json "$o" restore_s)
-            echo "$app $grid kill $(json "$o" gflops) $(json "$o" solve_time_s) $d $m $s" >> "$RAW"
+            echo "$app $grid kill $(json "$o" gflops) $(json "$o" solve_time_s) $d $m $s" | tee -a "$RAW" >&2
             rm -f "$ev"
         done
     done
 done
-echo "dense_bench: load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+echo "dense_bench: load after: $(cut -d' ' -f1-3 /proc/loadavg); $(( $(date +%s) - T0 )) s" >&2
 python3 - "$RAW" "$N" "$NB" <<'PY'
 import sys, statistics as st
 raw, n, nb = sys.argv[1], sys.argv[2], sys.argv[3]

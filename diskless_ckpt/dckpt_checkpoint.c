@@ -26,13 +26,14 @@
 typedef struct ckpt_crc_arg {
     const dckpt_ctx_t *ctx;
     uint32_t crc;
+    size_t base; /* the pipe's offset 0 is this byte of the state (dckpt_freeze.c) */
 } ckpt_crc_arg_t;
 
 /* data rank: registered bytes -> its half, chunk by chunk, and their CRC */
 static void ckpt_fill(void *arg, uint8_t *dst, size_t off, size_t n)
 {
     ckpt_crc_arg_t *a = arg;
-    dckpt_store_gather(a->ctx, off, dst, n);
+    dckpt_store_gather(a->ctx, a->base + off, dst, n);
     a->crc = dckpt_crc(a->crc, dst, n);
 }
 
@@ -51,12 +52,17 @@ void dckpt_test_set_fault(dckpt_ctx_t *ctx, int kind, long arg)
     ctx->fault.arg = arg;
 }
 
-/* Stage 2 on this rank. */
+/* Stage 2 on this rank: bytes [skip, frag_len) (the ones before are in the
+   half already, dckpt_freeze.c; they count in the CRC). */
 static int ckpt_encode(dckpt_ctx_t *ctx, dckpt_slot_t *slot, int have_buf, size_t data_bytes,
-                       long stop_after, uint32_t *crc_p)
+                       size_t skip, long stop_after, uint32_t *crc_p)
 {
     const dckpt_layout_t *lay = &ctx->lay;
-    ckpt_crc_arg_t arg = {ctx, 0};
+    ckpt_crc_arg_t arg = {ctx, have_buf && skip ? dckpt_crc(0, slot->buf, skip) : 0, skip};
+    if (skip >= slot->frag_len) {
+        *crc_p = arg.crc;
+        return DCKPT_SUCCESS;
+    }
     dckpt_pipe_t p;
 
     memset(&p, 0, sizeof(p));
@@ -68,19 +74,19 @@ static int ckpt_encode(dckpt_ctx_t *ctx, dckpt_slot_t *slot, int have_buf, size_
     p.tgt = ctx->iota + lay->k; /* group ranks k..k+m-1 */
     p.coef = ctx->parity_coef;
     p.use_xor = ctx->params.code == DCKPT_CODE_XOR;
-    p.len = slot->frag_len;
+    p.len = slot->frag_len - skip;
     p.chunk = ctx->params.chunk_bytes;
     p.stop_after = stop_after;
     p.me = lay->group_rank;
     p.pool = ctx->pool;
     p.arg = &arg;
     if (lay->is_checksum) {
-        p.buf = have_buf ? slot->buf : NULL;
-        p.valid = slot->frag_len;
+        p.buf = have_buf ? slot->buf + skip : NULL;
+        p.valid = slot->frag_len - skip;
         p.done = ckpt_done;
     } else {
-        p.buf = slot->buf;
-        p.valid = data_bytes;
+        p.buf = slot->buf + skip;
+        p.valid = data_bytes - skip;
         p.fill = ckpt_fill;
     }
     int rc = dckpt_pipe_run(&p);
@@ -105,10 +111,12 @@ int dckpt_checkpoint(dckpt_ctx_t *ctx, const void *meta, size_t meta_len, int64_
     dckpt_slot_t *slot = &ctx->slot[w];
     int64_t epoch = ctx->next_epoch;
     size_t data_bytes = lay->is_checksum ? 0 : dckpt_store_registered_bytes(ctx);
+    size_t skip = dckpt_freeze_skip(ctx, w, data_bytes); /* before the half is cleared */
 
     dckpt_store_slot_clear(slot);
     slot->state = DCKPT_SLOT_PENDING;
     slot->epoch = epoch;
+    slot->frozen = ctx->frozen;
 
     /* 1. records */
     int local = dckpt_store_slot_reserve(slot, data_bytes, gsz);
@@ -123,6 +131,7 @@ int dckpt_checkpoint(dckpt_ctx_t *ctx, const void *meta, size_t meta_len, int64_
     rec.layout_crc = dckpt_store_layout_crc(ctx);
     rec.status = local;
     rec.meta_len = (uint32_t)meta_len;
+    rec.skip = skip;
     if (meta_len > 0)
         memcpy(rec.meta, meta, meta_len);
     if (slot->recs == NULL)
@@ -140,6 +149,8 @@ int dckpt_checkpoint(dckpt_ctx_t *ctx, const void *meta, size_t meta_len, int64_
             verdict = DCKPT_ERR_STATE; /* ranks disagree on the epoch number */
         if (i < lay->k && slot->recs[i].bytes > frag_len)
             frag_len = (size_t)slot->recs[i].bytes;
+        if (slot->recs[i].skip < skip)
+            skip = (size_t)slot->recs[i].skip; /* the group skips what all of it may */
     }
     for (int i = lay->k; i < gsz; i++)
         slot->recs[i].bytes = frag_len;
@@ -155,8 +166,10 @@ int dckpt_checkpoint(dckpt_ctx_t *ctx, const void *meta, size_t meta_len, int64_
             have_buf = local == DCKPT_SUCCESS; /* without storage, receive and drop */
         }
         long stop = fault.kind == DCKPT_FAULT_ENCODE_STOP ? fault.arg : -1;
+        if (skip > frag_len)
+            skip = frag_len;
         if (frag_len > 0 &&
-            ckpt_encode(ctx, slot, have_buf, data_bytes, stop, &crc) != DCKPT_SUCCESS)
+            ckpt_encode(ctx, slot, have_buf, data_bytes, skip, stop, &crc) != DCKPT_SUCCESS)
             goto mpi_failed;
     }
     if (fault.kind == DCKPT_FAULT_ENCODE_STOP)

@@ -40,6 +40,7 @@ typedef struct dckpt_rec {
     int32_t status;      /* 0, or the DCKPT_ERR_ code that failed this member's part */
     uint32_t meta_len;
     uint32_t reserved;
+    uint64_t skip;       /* bytes at the start this member need not encode again (dckpt_freeze.c) */
     unsigned char meta[DCKPT_META_MAX];
 } dckpt_rec_t;
 
@@ -58,6 +59,7 @@ typedef struct dckpt_slot {
     size_t len;        /* valid bytes in buf */
     size_t frag_len;   /* the group's fragment length L (longest data rank) */
     dckpt_rec_t *recs; /* group_size records */
+    size_t frozen;     /* ctx->frozen when this epoch was written (dckpt_freeze.c) */
 } dckpt_slot_t;
 
 typedef struct dckpt_buf {
@@ -94,6 +96,7 @@ struct dckpt_ctx {
 
     dckpt_slot_t slot[2];
     int active;          /* slot of the committed epoch, -1 none */
+    size_t frozen;       /* dckpt_freeze: registered bytes that no longer change */
     int64_t epoch;       /* committed epoch, 0 none */
     int64_t next_epoch;  /* number of the next checkpoint */
     int needs_restore;   /* a checkpoint failed: only restore is allowed */
@@ -143,6 +146,11 @@ int dckpt_store_slot_of(const dckpt_ctx_t *ctx, int64_t epoch);
 /* newest and oldest DONE epochs (0, 0 when none) */
 void dckpt_store_done_range(const dckpt_ctx_t *ctx, int64_t *newest, int64_t *oldest);
 int dckpt_store_pool_reserve(dckpt_ctx_t *ctx, size_t bytes);
+
+/* ---- dckpt_freeze.c */
+/* Bytes at the start of the state that this rank need not encode again into
+   slot w: they hold the same values in w (an older epoch) as now. */
+size_t dckpt_freeze_skip(const dckpt_ctx_t *ctx, int w, size_t data_bytes);
 
 /* ---- dckpt_pipe.c */
 /*

@@ -8,6 +8,27 @@
 #include <string.h>
 
 #include <isa-l/crc.h>
+#include <sys/mman.h>
+
+/* From this size on, memory is asked for in transparent huge pages: its
+   first touch (the first checkpoint into each half, a replacement's restore)
+   takes 512 times fewer page faults, which dominate it on virtual machines. */
+#define STORE_HUGE ((size_t)2 << 20)
+
+void *dckpt_alloc_state(size_t bytes)
+{
+    if (bytes < 2 * STORE_HUGE)
+        return calloc(1, bytes > 0 ? bytes : 1);
+    size_t round = (bytes + STORE_HUGE - 1) / STORE_HUGE * STORE_HUGE;
+    void *p = aligned_alloc(STORE_HUGE, round);
+    if (p == NULL)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    (void)madvise(p, round, MADV_HUGEPAGE); /* advice only: fine if refused */
+#endif
+    memset(p, 0, bytes);
+    return p;
+}
 
 /* Copy-and-check granularity for scatter: keeps the bytes in cache for the CRC. */
 #define STORE_PIECE ((size_t)128 * 1024)
@@ -48,7 +69,7 @@ int dckpt_store_slot_reserve(dckpt_slot_t *slot, size_t len, int group_size)
     if (len > slot->cap) {
         /* the old contents are not needed: this half is being rewritten */
         free(slot->buf);
-        slot->buf = malloc(len);
+        slot->buf = dckpt_alloc_state(len);
         slot->cap = slot->buf ? len : 0;
         if (slot->buf == NULL)
             return DCKPT_ERR_NOMEM;

@@ -18,7 +18,8 @@ int dense_mat_alloc(dense_mat_t *A, const dense_grid_t *g, int64_t M, int64_t N,
     A->lr = dense_numroc(M, nb, g->myrow, g->P);
     A->lc = dense_numroc(N, nb, g->mycol, g->Q);
     A->ld = A->lr > 0 ? A->lr : 1;
-    A->a = calloc((size_t)A->ld * (size_t)(A->lc > 0 ? A->lc : 1), sizeof(double));
+    /* huge pages: a replacement's restore writes all of it at once */
+    A->a = dckpt_alloc_state((size_t)A->ld * (size_t)(A->lc > 0 ? A->lc : 1) * sizeof(double));
     return A->a ? 0 : -1;
 }
 

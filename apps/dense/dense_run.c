@@ -37,6 +37,14 @@ int dense_register(dense_ctx_t *d, void *ptr, size_t bytes)
     return ftiter_register(d->sk, ptr, bytes);
 }
 
+int dense_freeze_cols(dense_ctx_t *d, const dense_mat_t *A, int64_t j)
+{
+    if (d->o->ft != DENSE_FT_CKPT || d->sk == NULL || !d->is_compute)
+        return FTITER_SUCCESS;
+    int64_t lc = dense_numroc(j < A->N ? j : A->N, A->nb, d->grid.mycol, d->o->Q);
+    return ftiter_freeze(d->sk, (size_t)lc * (size_t)A->ld * sizeof(double));
+}
+
 /* ------------------------------------------------------------------ callbacks */
 
 static int run_setup(void *arg, ftiter_t *sk, MPI_Comm data)

@@ -161,6 +161,7 @@ int lu_panel(void *app, dense_ctx_t *d, int64_t k)
         return rc;
     if (nc <= 0) {
         a->state = k + 1;
+        dense_freeze_cols(d, A, j + jb);
         return MPI_SUCCESS; /* nothing right of the panel here (the bcast below pairs
                                with no one: every rank of my column has nc = 0) */
     }
@@ -182,5 +183,6 @@ int lu_panel(void *app, dense_ctx_t *d, int64_t k)
                     a->L + (lr2 - lri), (int)nrow, a->U, jb, 1.0, &DENSE_AT(A, lr2, c0),
                     (int)A->ld);
     a->state = k + 1;
-    return MPI_SUCCESS;
+    /* the columns up to the panel's last are final: later checkpoints skip them */
+    return dense_freeze_cols(d, A, j + jb) == FTITER_SUCCESS ? MPI_SUCCESS : FTITER_ERR_APP;
 }

@@ -92,7 +92,12 @@ static int no_mem_stops(dense_ctx_t *d, int rc, const char *where)
 static int qr_panel(void *app, dense_ctx_t *d, int64_t k)
 {
     qr_app_t *a = app;
-    return no_mem_stops(d, qr_factor_panel(&d->grid, &a->A, (int)k, a->tau, &a->wk), "panel");
+    int rc = no_mem_stops(d, qr_factor_panel(&d->grid, &a->A, (int)k, a->tau, &a->wk), "panel");
+    /* the panel's columns and those left of it are final (R and V): later
+       checkpoints skip them */
+    if (rc == MPI_SUCCESS && dense_freeze_cols(d, &a->A, (k + 1) * a->A.nb) != FTITER_SUCCESS)
+        rc = FTITER_ERR_APP;
+    return rc;
 }
 
 /* x from the factorization, then the checks against a fresh copy of A */

@@ -163,6 +163,25 @@ int dckpt_register(dckpt_ctx_t *ctx, void *ptr, size_t bytes);
 /* Forget every registered buffer (local call). */
 int dckpt_clear(dckpt_ctx_t *ctx);
 
+/*
+ * Incremental checkpoints (local call, data ranks; DCKPT_ERR_STATE on a
+ * checksum rank): the first `bytes` of this rank's state (the concatenation
+ * of the registered buffers) will not change again before the next
+ * dckpt_restore. A later checkpoint then re-encodes only what follows the
+ * part that was frozen when the half it overwrites was written (in each
+ * group, the smallest such part of its members); the stored state and its
+ * restore are the same as with full checkpoints. Set it again after every
+ * restore (a restore resets it to 0); it may grow or shrink (the latest call
+ * counts). An application that never calls it gets full checkpoints.
+ */
+int dckpt_freeze(dckpt_ctx_t *ctx, size_t bytes);
+
+/* Zeroed memory for large state (free it with free()): from 4 MiB on in
+   transparent huge pages where the system offers them on request, so that
+   its first touch - and a replacement's restore into it - takes far fewer
+   page faults. The library's own checkpoint halves use it. NULL: no memory. */
+void *dckpt_alloc_state(size_t bytes);
+
 /* ------------------------------------------------------------------ queries */
 
 int dckpt_is_checksum_rank(const dckpt_ctx_t *ctx); /* 1 checksum rank, 0 data rank, <0 error */

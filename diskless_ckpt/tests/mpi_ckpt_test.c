@@ -480,6 +480,75 @@ static void scenario_commit_fail(dckpt_ctx_t *ctx, app_t *a)
     ok("commit_fail");
 }
 
+/* Incremental checkpoints (dckpt_freeze): bytes from global offset `from`
+   of the registered concatenation get tag `tag` (the first `from` keep theirs). */
+static void fill_from(app_t *a, size_t from, int tag)
+{
+    size_t base = 0;
+    for (int b = 0; b < NBUF; b++, base += a->len[b - 1])
+        for (size_t i = 0; i < a->len[b]; i++)
+            if (base + i >= from)
+                a->buf[b][i] = content(tag, g_rank, b, i);
+}
+
+/* segment s = [from[s], from[s + 1]) holds tag[s] */
+static void check_segments(const app_t *a, const size_t *from, const int *tag, int nseg)
+{
+    size_t base = 0;
+    for (int b = 0; b < NBUF; b++, base += a->len[b - 1])
+        for (size_t i = 0; i < a->len[b]; i++) {
+            int s = nseg - 1;
+            while (s > 0 && base + i < from[s])
+                s--;
+            if (a->buf[b][i] != content(tag[s], g_rank, b, i))
+                fail("freeze: buffer %d byte %zu (offset %zu): want tag %d", b, i, base + i,
+                     tag[s]);
+        }
+}
+
+/* Checkpoints whose frozen prefix grows, only the rest rewritten each time;
+   the last one (its half first written with a quarter frozen) restored onto a
+   lost data rank (and a lost checksum rank when m >= 2) and the survivors. */
+static void scenario_freeze(dckpt_ctx_t *ctx, app_t *a)
+{
+    int data = !dckpt_is_checksum_rank(ctx);
+    size_t total = a->len[0] + a->len[1] + a->len[2];
+    size_t from[4] = {0, total / 4, total / 2, 3 * total / 4};
+    int tags[4] = {50, 51, 52, 54};
+    char meta[64];
+    size_t mlen;
+    int64_t epoch = 0;
+    if (data)
+        expect_rc(dckpt_freeze(ctx, 0), DCKPT_SUCCESS, "freeze");
+    else
+        expect_rc(dckpt_freeze(ctx, 0), DCKPT_ERR_STATE, "freeze on a checksum rank");
+    checkpoint(ctx, a, 50);
+    for (int t = 1; t <= 4; t++) { /* tags 51, 52, 53, 54: from quarter 1, 2, 3, 3 on */
+        size_t f = from[t < 3 ? t : 3];
+        if (data) {
+            fill_from(a, f, 50 + t);
+            expect_rc(dckpt_freeze(ctx, f), DCKPT_SUCCESS, "freeze");
+        }
+        meta_for(50 + t, meta, &mlen);
+        expect_rc(dckpt_checkpoint(ctx, meta, mlen, &epoch), DCKPT_SUCCESS, "freeze checkpoint");
+    }
+    if (data)
+        fill_from(a, 0, 99);
+    int pos[2] = {0, g_all[0].k}, list[MAXN];
+    int n = lost_list(pos, g_par.m >= 2 ? 2 : 1, list);
+    if (in_list(list, n, g_rank) && data)
+        fill_from(a, 0, 98);
+    dckpt_restore_info_t info;
+    expect_rc(dckpt_restore(ctx, MPI_COMM_WORLD, n, list, &info), DCKPT_SUCCESS,
+              "restore after incremental checkpoints");
+    CHECK(info.epoch == epoch, "freeze: epoch %lld, want %lld", (long long)info.epoch,
+          (long long)epoch);
+    if (data)
+        check_segments(a, from, tags, 4);
+    checkpoint(ctx, a, 55); /* one whole state again for the scenarios after */
+    ok("freeze");
+}
+
 static void scenario_too_many(dckpt_ctx_t *ctx, app_t *a)
 {
     int m = g_par.m, list[MAXN], n = 0;
@@ -564,6 +633,7 @@ int main(int argc, char **argv)
     scenario_replacement(&ctx, &a);
     scenario_ckpt_fail(ctx, &a, dckpt_epoch(ctx), 4);
     scenario_commit_fail(ctx, &a);
+    scenario_freeze(ctx, &a);
     scenario_too_many(ctx, &a);
 
     if (g_rank == 0)

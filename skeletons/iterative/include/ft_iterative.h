@@ -169,6 +169,12 @@ int ftiter_register(ftiter_t *sk, void *ptr, size_t bytes);
    writes (at most max_bytes, the same on every call of setup for this rank). */
 int ftiter_register_serial(ftiter_t *sk, size_t max_bytes);
 
+/* From ops->iterate on a data rank: the first `bytes` of the registered
+   state (buffers in registration order) will not change again; later
+   checkpoints encode only what follows (dckpt_freeze). Set it again in every
+   iteration: a restore resets it. */
+int ftiter_freeze(ftiter_t *sk, size_t bytes);
+
 /* Run the loop until convergence or max_iter, surviving failures
    (collective over MPI_COMM_WORLD, every rank). */
 int ftiter_run(ftiter_t *sk);
