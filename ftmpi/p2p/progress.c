@@ -202,9 +202,11 @@ int progress_wait(int (*done)(void *), void *arg)
             continue;
         iter = 0;
         if ((long)(timer_ns() - start) < wait_spin_ns) {
-            /* Let a peer that shares our core run: costs a system call
-             * when the core is ours alone, saves a time slice when not. */
-            yield_cpu();
+            /* Oversubscribed: let a peer that shares our CPU run. With a
+             * CPU of our own, keep it (a yield on a machine loaded by
+             * others costs a time slice of theirs per message). */
+            if (oversub)
+                yield_cpu();
             continue;
         }
         doorbell_sleep();
