@@ -13,6 +13,7 @@
  * messages in arrival order: the non-overtaking rule follows.
  */
 #include "p2p/p2p_int.h"
+#include "p2p/progress.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -48,6 +49,8 @@ static void comm_freed(comm_t *c)
 int p2p_init(void)
 {
     comm_free_hook_p2p = comm_freed;
+    if (progress_policy_init() < 0)
+        return -1;
     return xmit_init();
 }
 
@@ -388,10 +391,25 @@ void p2p_deliver(const pkt_t *p, const void *data, size_t len)
     }
 }
 
+/* The full header of a compact EAGER packet. */
+static void pkt_expand(pkt_t *p, const pkt_short_t *sh, size_t dlen)
+{
+    *p = (pkt_t){.type = PKT_EAGER, .flags = sh->flags, .src_inc = sh->src_inc, .ctx = sh->ctx,
+                 .src = sh->src, .tag = sh->tag, .gen = sh->gen, .src_world = sh->src_world,
+                 .len = dlen, .sreq = sh->sreq};
+}
+
 void p2p_on_packet(int src, void *payload, size_t len)
 {
     const pkt_t *p = payload;
-    if (len < sizeof(pkt_t))
+    pkt_t full;
+    size_t hlen = sizeof(pkt_t);
+    if (len >= sizeof(pkt_short_t) && *(const uint8_t *)payload == PKT_EAGER_SHORT) {
+        hlen = sizeof(pkt_short_t);
+        pkt_expand(&full, payload, len - hlen);
+        p = &full;
+    }
+    if (len < hlen)
         return;
     if (src >= 0 && p->src_world != src) {
         /* Only the network names the sender apart from the header: a
@@ -400,7 +418,7 @@ void p2p_on_packet(int src, void *payload, size_t len)
                         "from rank %d\n", ftg.world_rank, src, (int)p->src_world);
         return;
     }
-    p2p_deliver(p, (const char *)payload + sizeof(pkt_t), len - sizeof(pkt_t));
+    p2p_deliver(p, (const char *)payload + hlen, len - hlen);
 }
 
 /* Called when an eager packet with r's data has been written out. */

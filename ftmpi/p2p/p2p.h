@@ -18,6 +18,8 @@ typedef enum {
     PKT_SYNC_ACK,    /* synchronous eager send matched (sreq) */
     PKT_CANCEL_REQ,  /* please drop unexpected message sreq */
     PKT_CANCEL_REP,  /* flags: 1 = dropped */
+    PKT_EAGER_SHORT, /* EAGER with the compact header pkt_short_t (in-place
+                        transports only); never seen above p2p_on_packet */
 } pkt_type_t;
 
 #define PKT_F_SYNC 1u
@@ -39,6 +41,23 @@ typedef struct {
     uint64_t seq;       /* per-peer number: 1, 2, ... per incarnation of the
                            receiver, in the order handed to the transport */
 } pkt_t;
+
+/* The header of an EAGER packet written in place into a transport that
+ * has reserve/commit (shared memory): the fields an eager message needs,
+ * 32 bytes instead of pkt_t's, so that a message of up to 24 bytes and its
+ * ring record fit one cache line. The payload length is the packet's
+ * length less the header. */
+typedef struct {
+    uint8_t type;       /* PKT_EAGER_SHORT */
+    uint8_t flags;
+    uint16_t src_inc;
+    uint32_t ctx;
+    int32_t src;
+    int32_t tag;
+    uint32_t gen;
+    int32_t src_world;
+    uint64_t sreq;
+} pkt_short_t;
 
 /* An unexpected message (also what an MPI_Message handle holds). */
 typedef struct umsg {

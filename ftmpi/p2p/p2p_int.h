@@ -88,7 +88,13 @@ int stream_progress(void);
 void stream_drop_peer(int world, int err);
 void stream_fail_comm(comm_t *c, int err);
 int stream_active(void);
-extern list_node_t stream_io_list;
+extern list_node_t stream_list, stream_io_list;
+extern int xmit_npending; /* packets queued in xmit.c */
+/* Anything for p2p_flush_pending to do? (inline: checked at every poll) */
+static inline int p2p_flush_needed(void)
+{
+    return xmit_npending || !list_empty(&stream_list) || !list_empty(&stream_io_list);
+}
 /* stream_io.c: long payloads without a copy (tp_io_t sources and sinks) */
 int stream_io_start(req_t *r, const tp_ops_t *tp, int addr);
 int stream_sink(int src, const void *hdr, size_t len, tp_io_t **io);

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-static list_node_t streams = LIST_INIT(streams);
+list_node_t stream_list = LIST_INIT(stream_list);
 
 void stream_add(req_t *r)
 {
@@ -24,7 +24,7 @@ void stream_add(req_t *r)
         return;
     }
     r->streaming = 1;
-    list_add_tail(&streams, &r->link);
+    list_add_tail(&stream_list, &r->link);
 }
 
 /* Bytes one stream may write per poll: a long stream neither starves the
@@ -67,7 +67,7 @@ int stream_progress(void)
 {
     int n = 0;
     list_node_t *it, *t;
-    list_for_each_safe(it, t, &streams) {
+    list_for_each_safe(it, t, &stream_list) {
         req_t *r = list_entry(it, req_t, link);
         n += stream_one(r);
         if (r->sent == r->bytes) {
@@ -98,17 +98,17 @@ static void fail_streams(list_node_t *list, int world, comm_t *c, int err)
 
 void stream_drop_peer(int world, int err)
 {
-    fail_streams(&streams, world, NULL, err);
+    fail_streams(&stream_list, world, NULL, err);
     fail_streams(&stream_io_list, world, NULL, err);
 }
 
 void stream_fail_comm(comm_t *c, int err)
 {
-    fail_streams(&streams, -1, c, err);
+    fail_streams(&stream_list, -1, c, err);
     fail_streams(&stream_io_list, -1, c, err);
 }
 
 int stream_active(void)
 {
-    return !list_empty(&streams) || !list_empty(&stream_io_list);
+    return !list_empty(&stream_list) || !list_empty(&stream_io_list);
 }

@@ -19,7 +19,7 @@ typedef struct pend {
 } pend_t;
 
 static list_node_t *pending;   /* [world size] */
-static int npending;
+int xmit_npending;
 static uint64_t *seq_out;      /* [world size] last number sent */
 static uint32_t *seq_inc;      /* [world size] incarnation it counts for */
 
@@ -54,7 +54,7 @@ void xmit_fini(void)
     pending = NULL;
     seq_out = NULL;
     seq_inc = NULL;
-    npending = 0;
+    xmit_npending = 0;
 }
 
 void xmit_stamp(int world, pkt_t *p)
@@ -75,6 +75,19 @@ static int put_data(int world, const pkt_t *p, const void *buf, size_t count, co
 {
     int addr;
     const tp_ops_t *tp = route_of(world, &addr);
+    if (tp->reserve && p->type == PKT_EAGER) {
+        /* The compact header (pkt_short_t): a small message on one line. */
+        pkt_short_t *sh = tp->reserve(addr, sizeof(*sh) + dlen);
+        if (!sh)
+            return -EAGAIN;
+        *sh = (pkt_short_t){.type = PKT_EAGER_SHORT, .flags = p->flags, .src_inc = p->src_inc,
+                            .ctx = p->ctx, .src = p->src, .tag = p->tag, .gen = p->gen,
+                            .src_world = p->src_world, .sreq = p->sreq};
+        if (dlen)
+            dt_pack(dt, count, buf, 0, sh + 1, dlen);
+        tp->commit(addr, sizeof(*sh) + dlen);
+        return 0;
+    }
     pkt_t h = *p;
     if (tp->reserve) {
         char *dst = tp->reserve(addr, sizeof(h) + dlen);
@@ -163,7 +176,7 @@ int xmit(int world, const pkt_t *p, req_t *req)
     q->pkt = *p;
     q->req = req;
     list_add_tail(&pending[world], &q->link);
-    npending++;
+    xmit_npending++;
     return MPI_SUCCESS;
 }
 
@@ -180,7 +193,7 @@ int xmit_eager_now(int world, const pkt_t *p, const void *buf, size_t count, con
 int xmit_flush(void)
 {
     int done = 0;
-    if (!npending)
+    if (!xmit_npending)
         return 0;
     for (int w = 0; w < ftg.world_size; w++) {
         list_node_t *n, *t;
@@ -189,7 +202,7 @@ int xmit_flush(void)
             if (put(w, &q->pkt, q->req) != 0)
                 break;
             list_del(n);
-            npending--;
+            xmit_npending--;
             done++;
             if (q->req)
                 p2p_eager_sent(q->req);
@@ -201,7 +214,7 @@ int xmit_flush(void)
 
 int xmit_pending(void)
 {
-    return npending;
+    return xmit_npending;
 }
 
 /* Drop what is queued for a dead peer; requests waiting on it fail. */
@@ -212,7 +225,7 @@ void xmit_drop_peer(int world, int err)
     list_for_each_safe(n, t, &pending[world]) {
         pend_t *q = list_entry(n, pend_t, link);
         list_del(n);
-        npending--;
+        xmit_npending--;
         if (q->req && !q->req->complete) {
             q->req->status.MPI_ERROR = err;
             req_complete(q->req);
@@ -233,7 +246,7 @@ void xmit_fail_comm(comm_t *c, int err)
             if (!c && !q->req && q->pkt.type != PKT_EAGER && q->pkt.type != PKT_RTS)
                 continue; /* keep control packets (FIN, ACK) flowing */
             list_del(n);
-            npending--;
+            xmit_npending--;
             if (q->req && !q->req->complete) {
                 q->req->status.MPI_ERROR = err;
                 req_complete(q->req);

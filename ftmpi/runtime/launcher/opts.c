@@ -44,7 +44,8 @@ static const char usage_text[] =
 "  --heartbeat-timeout S      a host silent for S seconds is lost\n"
 "                             (default 3)\n"
 "  --ftmpid PATH              ftmpid program on the remote hosts\n"
-"  --oversubscribe            accepted and ignored\n"
+"  --oversubscribe            ranks wait as on an oversubscribed host\n"
+"                             (FTMPI_OVERSUBSCRIBE=1, docs/progress.md)\n"
 "\n"
 "Fault tolerance (docs/ft.md):\n"
 "  --comm-mode=abort|blank|shrink|rebuild|ulfm   (default abort)\n"
@@ -485,7 +486,10 @@ int ftrun_opts_parse(ftrun_opts_t *o, int argc, char **argv)
                 return opt_error("--ftmpid needs a path");
             o->ftmpid_path = val;
             break;
-        case O_OVERSUB: break;
+        case O_OVERSUB: /* the ranks wait as oversubscribed (docs/progress.md) */
+            if ((rc = add_env(o, "FTMPI_OVERSUBSCRIBE=1")))
+                return rc;
+            break;
         case O_VERBOSE: o->verbose = 1; break;
         case O_HELP:
             fputs(usage_text, stdout);

@@ -13,31 +13,64 @@ shm_t shm_self;
 struct shm_ring {
     /* consumer line */
     _Atomic uint64_t head;
-    char pad0[56];
+    _Atomic uint32_t waiting; /* producer wants to be woken when space frees */
+    char pad0[52];
     /* producer line */
     _Atomic uint64_t tail;
-    _Atomic uint32_t waiting; /* producer wants to be woken when space frees */
-    char pad1[52];
+    char pad1[56];
     char data[];
 };
 
 _Static_assert(sizeof(struct shm_ring) == SHMSEG_RING_CTL, "ring control size");
 
+#define LINE 64u
 #define REC_HDR 8u
-#define REC_SKIP 1u
+#define REC_VALID 1u     /* flags: the record is published */
+#define REC_SKIP 2u      /* flags: padding up to the end of the ring */
+#define AHEAD (4u * LINE) /* lines zeroed ahead of the tail after a publication */
 
-typedef struct {
-    uint32_t len;
-    uint32_t flags;
-} rec_hdr_t;
+static inline size_t rec_size(size_t len) { return (REC_HDR + len + LINE - 1) & ~(size_t)(LINE - 1); }
 
-static inline size_t rec_size(size_t len) { return (REC_HDR + len + 7u) & ~(size_t)7u; }
+static inline _Atomic uint64_t *hdr_at(const shm_end_t *e, uint64_t pos, uint64_t mask)
+{
+    return (_Atomic uint64_t *)(e->data + (pos & mask));
+}
+
+static inline uint64_t hdr_word(size_t len, uint32_t flags)
+{
+    return (uint64_t)(uint32_t)len | (uint64_t)(flags | REC_VALID) << 32;
+}
+
+/* Bytes a published record occupies, from its header word. */
+static inline uint64_t hdr_span(uint64_t h)
+{
+    uint32_t len = (uint32_t)h;
+    return (h >> 32) & REC_SKIP ? len : rec_size(len);
+}
+
+/* A producer taking over a ring (a replacement process, or the first one):
+ * a predecessor may have published records without moving `tail` (it died
+ * between the two stores); step over them. The line at the result reads
+ * 0, as every publication made sure first. */
+static void out_attach(shm_t *shm, shm_end_t *e)
+{
+    const uint64_t mask = shm->ring_bytes - 1;
+    uint64_t tail = atomic_load(&e->r->tail);
+    uint64_t h;
+    while ((h = atomic_load(hdr_at(e, tail, mask))) & ((uint64_t)REC_VALID << 32))
+        tail += hdr_span(h);
+    atomic_store(&e->r->tail, tail);
+    e->pos = tail;
+    e->other = atomic_load(&e->r->head);
+    e->clean = tail + LINE;
+}
 
 int shm_init(shm_t *shm, void *base, uint32_t my_slot)
 {
     shmseg_hdr_t *h = base;
     memset(shm, 0, sizeof(*shm));
-    if (h->magic != SHMSEG_MAGIC || my_slot >= h->nslots)
+    if (h->magic != SHMSEG_MAGIC || my_slot >= h->nslots || h->ring_bytes < 4 * LINE ||
+        (h->ring_bytes & (h->ring_bytes - 1)))
         return -EINVAL;
     shm->base = base;
     shm->nslots = h->nslots;
@@ -46,19 +79,21 @@ int shm_init(shm_t *shm, void *base, uint32_t my_slot)
     shm->max_record = h->ring_bytes / 4 - REC_HDR;
     shm->out = calloc(h->nslots, sizeof(*shm->out));
     shm->in = calloc(h->nslots, sizeof(*shm->in));
-    shm->out_head = calloc(h->nslots, sizeof(uint64_t));
-    shm->in_tail = calloc(h->nslots, sizeof(uint64_t));
     shm->active = calloc(h->nslots, sizeof(uint32_t));
-    if (!shm->out || !shm->in || !shm->out_head || !shm->in_tail || !shm->active) {
+    if (!shm->out || !shm->in || !shm->active) {
         shm_fini(shm);
         return -ENOMEM;
     }
     for (uint32_t s = 0; s < h->nslots; s++) {
-        shm->out[s] = shmseg_ring(base, my_slot, s);
-        shm->in[s] = shmseg_ring(base, s, my_slot);
-        shm->out_head[s] = atomic_load(&shm->out[s]->head);
-        shm->in_tail[s] = atomic_load(&shm->in[s]->tail);
-        shm->active[shm->nactive++] = s;
+        shm_end_t *o = &shm->out[s], *i = &shm->in[s];
+        o->r = shmseg_ring(base, my_slot, s);
+        o->data = o->r->data;
+        out_attach(shm, o);
+        i->r = shmseg_ring(base, s, my_slot);
+        i->data = i->r->data;
+        i->pos = atomic_load(&i->r->head);
+        if (s != my_slot) /* packets to myself never go through a ring */
+            shm->active[shm->nactive++] = s;
     }
     return 0;
 }
@@ -67,8 +102,6 @@ void shm_fini(shm_t *shm)
 {
     free(shm->out);
     free(shm->in);
-    free(shm->out_head);
-    free(shm->in_tail);
     free(shm->active);
     memset(shm, 0, sizeof(*shm));
 }
@@ -76,60 +109,89 @@ void shm_fini(shm_t *shm)
 void shm_drop_incoming(shm_t *shm)
 {
     for (uint32_t s = 0; s < shm->nslots; s++) {
-        shm_ring_t *in = shm->in[s];
-        uint64_t t = atomic_load(&in->tail);
-        atomic_store(&in->head, t);
-        shm->in_tail[s] = t;
+        shm_end_t *i = &shm->in[s];
+        /* Past everything published (a predecessor may have read beyond
+         * a tail that its producer had not moved yet). */
+        uint64_t t = atomic_load(&i->r->tail), hd = atomic_load(&i->r->head);
+        uint64_t p = (int64_t)(t - hd) > 0 ? t : hd;
+        atomic_store(&i->r->head, p);
+        i->pos = p;
     }
 }
 
 static shmseg_slot_t *slot_of(shm_t *shm, uint32_t s) { return shmseg_slot(shm->base, s); }
 
+/* Make the line start at `end` (the header the consumer reads after the
+ * record ending there) read 0 before that record is published. */
+static inline void clean_next(shm_end_t *o, uint64_t end, uint64_t mask)
+{
+    if (o->clean <= end) {
+        atomic_store_explicit(hdr_at(o, end, mask), 0, memory_order_relaxed);
+        o->clean = end + LINE;
+    }
+}
+
 void *shm_send_reserve(shm_t *shm, uint32_t dst, size_t len)
 {
-    shm_ring_t *r = shm->out[dst];
-    const uint64_t size = shm->ring_bytes;
-    uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+    shm_end_t *o = &shm->out[dst];
+    const uint64_t size = shm->ring_bytes, mask = size - 1;
+    uint64_t tail = o->pos;
     size_t need = rec_size(len);
-    uint64_t pos = tail & (size - 1);
+    uint64_t pos = tail & mask;
     size_t to_end = (size_t)(size - pos);
-    size_t total = need <= to_end ? need : to_end + need;
-    if (tail + total - shm->out_head[dst] > size) {
-        shm->out_head[dst] = atomic_load_explicit(&r->head, memory_order_acquire);
-        if (tail + total - shm->out_head[dst] > size) {
-            atomic_store(&r->waiting, 1);
+    /* the record (after a skip to the start, if it does not fit before the
+     * end) and the line after it, which is zeroed */
+    size_t total = (need <= to_end ? need : to_end + need) + LINE;
+    if (tail + total - o->other > size) {
+        o->other = atomic_load_explicit(&o->r->head, memory_order_acquire);
+        if (tail + total - o->other > size) {
+            atomic_store(&o->r->waiting, 1);
             /* Re-check after announcing, so a concurrent drain is not missed. */
-            shm->out_head[dst] = atomic_load(&r->head);
-            if (tail + total - shm->out_head[dst] > size)
+            o->other = atomic_load(&o->r->head);
+            if (tail + total - o->other > size)
                 return NULL;
-            atomic_store(&r->waiting, 0);
+            atomic_store(&o->r->waiting, 0);
         }
     }
     if (need > to_end) {
-        /* Skip to the start of the ring; published together with the record. */
-        rec_hdr_t *skip = (rec_hdr_t *)(r->data + pos);
-        skip->len = (uint32_t)(to_end - REC_HDR);
-        skip->flags = REC_SKIP;
-        atomic_store_explicit(&r->tail, tail + to_end, memory_order_release);
+        /* Skip to the start of the ring, published at once. */
+        clean_next(o, tail + to_end, mask);
+        atomic_store_explicit(hdr_at(o, tail, mask), hdr_word(to_end, REC_SKIP),
+                              memory_order_release);
+        tail += to_end;
+        o->pos = tail;
+        atomic_store_explicit(&o->r->tail, tail, memory_order_relaxed);
         pos = 0;
     }
-    rec_hdr_t *h = (rec_hdr_t *)(r->data + pos);
-    h->len = (uint32_t)len;
-    h->flags = 0;
-    return r->data + pos + REC_HDR;
+    return o->data + pos + REC_HDR;
 }
 
 void shm_send_commit(shm_t *shm, uint32_t dst, size_t len)
 {
-    shm_ring_t *r = shm->out[dst];
-    uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
-    atomic_store_explicit(&r->tail, tail + rec_size(len), memory_order_release);
-    atomic_thread_fence(memory_order_seq_cst);
+    shm_end_t *o = &shm->out[dst];
+    const uint64_t size = shm->ring_bytes, mask = size - 1;
+    uint64_t tail = o->pos, end = tail + rec_size(len);
+    clean_next(o, end, mask);
+    /* Publish; the exchange is also the barrier between the publication
+     * and the read of the consumer's sleepers (a sleeper announces itself,
+     * then polls). */
+    atomic_exchange(hdr_at(o, tail, mask), hdr_word(len, 0));
+    o->pos = end;
+    atomic_store_explicit(&o->r->tail, end, memory_order_relaxed);
     shmseg_slot_t *s = slot_of(shm, dst);
     if (atomic_load_explicit(&s->sleepers, memory_order_relaxed) != 0) {
         atomic_fetch_add(&s->doorbell, 1);
         ft_futex_wake(&s->doorbell);
     }
+    /* Zero a few line starts ahead, within the space the consumer freed,
+     * so that the next publication finds its following line clean. */
+    uint64_t upto = end + AHEAD, lim = o->other + size;
+    if (upto > lim)
+        upto = lim;
+    for (uint64_t p = o->clean; p < upto; p += LINE)
+        atomic_store_explicit(hdr_at(o, p, mask), 0, memory_order_relaxed);
+    if (o->clean < upto)
+        o->clean = upto;
 }
 
 int shm_send(shm_t *shm, uint32_t dst, const void *hdr, size_t hlen,
@@ -145,55 +207,71 @@ int shm_send(shm_t *shm, uint32_t dst, const void *hdr, size_t hlen,
     return 0;
 }
 
-static int ring_drain(shm_t *shm, uint32_t src, shm_recv_fn *fn, void *ctx)
+/* Deliver what src has published (the caller saw a published header). */
+__attribute__((noinline)) static int ring_drain(shm_t *shm, uint32_t src, shm_recv_fn *fn,
+                                                void *ctx)
 {
-    shm_ring_t *r = shm->in[src];
-    uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
-    uint64_t tail = shm->in_tail[src];
-    if (head == tail) {
-        tail = atomic_load_explicit(&r->tail, memory_order_acquire);
-        if (head == tail)
-            return 0;
-        shm->in_tail[src] = tail;
-    }
+    shm_end_t *i = &shm->in[src];
     const uint64_t mask = shm->ring_bytes - 1;
+    uint64_t head = i->pos;
+    uint64_t h = atomic_load_explicit(hdr_at(i, head, mask), memory_order_acquire);
     int n = 0;
-    while (head != tail) {
-        rec_hdr_t *h = (rec_hdr_t *)(r->data + (head & mask));
-        size_t sz = rec_size(h->len);
-        if (!(h->flags & REC_SKIP)) {
-            fn(ctx, src, (char *)h + REC_HDR, h->len);
+    do {
+        if (!(h >> 32 & REC_SKIP)) {
+            fn(ctx, src, i->data + (head & mask) + REC_HDR, (uint32_t)h);
             n++;
         }
-        head += sz;
+        head += hdr_span(h);
+        i->pos = head;
         /* Release each record at once: the callback may have sent to src,
          * which may be waiting for room in this very ring. */
-        atomic_store_explicit(&r->head, head, memory_order_release);
-    }
+        atomic_store_explicit(&i->r->head, head, memory_order_release);
+        h = atomic_load_explicit(hdr_at(i, head, mask), memory_order_acquire);
+    } while (h >> 32 & REC_VALID);
+    /* The barrier between the last release and the read of `waiting`. */
     atomic_thread_fence(memory_order_seq_cst);
-    if (atomic_load_explicit(&r->waiting, memory_order_relaxed)) {
-        atomic_store(&r->waiting, 0);
+    if (atomic_load_explicit(&i->r->waiting, memory_order_relaxed)) {
+        atomic_store(&i->r->waiting, 0);
         shmseg_wake(slot_of(shm, src));
     }
     return n;
 }
 
+/* Has src published a record I have not read? */
+static inline int ring_ready(const shm_t *shm, uint32_t src)
+{
+    const shm_end_t *i = &shm->in[src];
+    uint64_t h = atomic_load_explicit(hdr_at(i, i->pos, shm->ring_bytes - 1u),
+                                      memory_order_acquire);
+    return (h >> 32 & REC_VALID) != 0;
+}
+
+/* shm_poll from the k-th active ring on, which has something. */
+__attribute__((noinline)) static int poll_from(shm_t *shm, uint32_t k, shm_recv_fn *fn,
+                                               void *ctx)
+{
+    int n = ring_drain(shm, shm->active[k], fn, ctx);
+    for (k++; k < shm->nactive; k++)
+        if (ring_ready(shm, shm->active[k]))
+            n += ring_drain(shm, shm->active[k], fn, ctx);
+    return n;
+}
+
 int shm_poll(shm_t *shm, shm_recv_fn *fn, void *ctx)
 {
-    int n = 0;
-    for (uint32_t i = 0; i < shm->nactive; i++)
-        n += ring_drain(shm, shm->active[i], fn, ctx);
-    return n;
+    /* An empty poll is a few loads per peer and no call (a leaf function:
+     * nothing to save): drain only where a header is published. */
+    for (uint32_t k = 0; k < shm->nactive; k++)
+        if (ring_ready(shm, shm->active[k]))
+            return poll_from(shm, k, fn, ctx);
+    return 0;
 }
 
 int shm_pending(shm_t *shm)
 {
-    for (uint32_t i = 0; i < shm->nactive; i++) {
-        shm_ring_t *r = shm->in[shm->active[i]];
-        if (atomic_load_explicit(&r->head, memory_order_relaxed) !=
-            atomic_load_explicit(&r->tail, memory_order_acquire))
+    for (uint32_t k = 0; k < shm->nactive; k++)
+        if (ring_ready(shm, shm->active[k]))
             return 1;
-    }
     return 0;
 }
 

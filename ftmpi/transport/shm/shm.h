@@ -3,14 +3,27 @@
  * per ordered pair of local slots, inside the host segment (shm_seg.h).
  *
  * A record is an 8-byte header (payload length, flags) followed by the
- * payload, padded to 8 bytes; a record never wraps around the end of the
- * ring (the producer writes a skip record instead). The producer publishes
- * `tail`, the consumer publishes `head`; each caches the other's counter so
- * that the common case touches only its own cache line and the data.
+ * payload; records start on a cache line (64 bytes) and never wrap around
+ * the end of the ring (the producer writes a skip record instead).
  *
- * Wake-ups: after publishing, the producer wakes the consumer's slot only if
- * it has sleepers (one load in the fast path). A producer that finds the
- * ring full raises the ring's `waiting` flag; the consumer wakes the
+ * Publication is the header itself: the producer writes the payload, then
+ * the header with its VALID bit (one 8-byte store), and the consumer polls
+ * the header word at its head. A small message is thus one cache line
+ * moving from producer to consumer, with no separate counter line to
+ * fetch (the way Open MPI's vader "fast boxes" work). The header word the
+ * consumer polls must read 0 until the record is published: the producer
+ * keeps every line start between its tail and a "clean" frontier zeroed
+ * (zeroing a few lines ahead after each publication, off the critical
+ * path), so stale bytes of earlier laps are never taken for a header.
+ * `tail` is still published (for a replacement process: shm_drop_incoming
+ * and shm_init's reconciliation), `head` is published by the consumer for
+ * the producer's free-space check, which reads it only when its cached
+ * copy says the ring is full.
+ *
+ * Wake-ups: after publishing (an atomic exchange: a full barrier), the
+ * producer wakes the consumer's slot only if it has sleepers (one load in
+ * the fast path). A producer that finds the ring full raises the ring's
+ * `waiting` flag (on the consumer's line); the consumer wakes the
  * producer's slot after freeing space.
  */
 #ifndef FTMPI_TRANSPORT_SHM_H
@@ -24,17 +37,25 @@
 
 typedef struct shm_ring shm_ring_t;
 
+/* This process's side of one ring (private memory: the fast path reads
+ * only these and the ring's data). */
+typedef struct {
+    shm_ring_t *r;
+    char *data;          /* r's data area */
+    uint64_t pos;        /* producer: tail; consumer: head */
+    uint64_t other;      /* producer: cached consumer head */
+    uint64_t clean;      /* producer: line starts in [pos, clean) read 0 */
+} shm_end_t;
+
 typedef struct {
     void *base;          /* mapped segment */
     uint32_t nslots;
     uint32_t my_slot;
     uint32_t ring_bytes;
     uint32_t max_record; /* largest payload one record can carry */
-    shm_ring_t **out;    /* [nslots] rings I produce into (NULL for self) */
-    shm_ring_t **in;     /* [nslots] rings I consume from */
-    uint64_t *out_head;  /* cached consumer positions of my out rings */
-    uint64_t *in_tail;   /* cached producer positions of my in rings */
-    uint32_t *active;    /* slots with a live process, polled in order */
+    shm_end_t *out;      /* [nslots] rings I produce into */
+    shm_end_t *in;       /* [nslots] rings I consume from */
+    uint32_t *active;    /* peer slots polled in order (not my own) */
     uint32_t nactive;
     int cma;             /* 1: process_vm_readv works between ranks */
 } shm_t;
