@@ -98,4 +98,8 @@ typedef struct tp_ops {
     void (*close)(void);
 } tp_ops_t;
 
+/* Copy n bytes from src into the sink io at payload offset off, reporting
+ * each piece with io->moved; returns the bytes copied (transport/tp_io.c). */
+size_t tp_io_put(tp_io_t *io, size_t off, const void *src, size_t n);
+
 #endif

@@ -176,15 +176,9 @@ static void bad_frame(tcp_conn_t *c, const char *why)
 static void sink_from_buffer(tcp_conn_t *c)
 {
     while (c->sink && c->rpos < c->rlen) {
-        struct iovec v[MAX_IOV];
-        size_t b = 0, avail = c->rlen - c->rpos, left = c->sink->len - c->sink_off;
-        int k = c->sink->iov(c->sink, c->sink_off, avail < left ? avail : left, v, MAX_IOV, &b);
-        size_t got = 0;
-        for (int i = 0; i < k; i++) {
-            memcpy(v[i].iov_base, c->rbuf + c->rpos + got, v[i].iov_len);
-            got += v[i].iov_len;
-        }
-        c->sink->moved(c->sink, c->sink_off, got);
+        size_t avail = c->rlen - c->rpos, left = c->sink->len - c->sink_off;
+        size_t got = tp_io_put(c->sink, c->sink_off, c->rbuf + c->rpos,
+                               avail < left ? avail : left);
         c->rpos += got;
         c->sink_off += got;
         if (c->sink_off == c->sink->len) {
