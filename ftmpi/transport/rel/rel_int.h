@@ -27,7 +27,8 @@ typedef struct {
     uint64_t seq;             /* DATA: this fragment; NACK: the one wanted again */
     uint64_t ack;             /* cumulative: every seq <= ack arrived and was delivered */
     uint64_t msg_len;         /* data bytes of the whole message */
-    uint64_t off;             /* data offset of this fragment in the message */
+    uint64_t off;             /* data offset of this fragment in the message;
+                               * ACK/NACK: bit i, fragment ack + 2 + i is kept */
     uint32_t dcrc, hcrc;      /* CRC-32C of the payload; of this header */
 } rel_hdr_t;
 
@@ -42,6 +43,8 @@ typedef struct rel_frag {
     list_node_t link;         /* the peer's pend list, then its unacked list */
     list_node_t rlink;        /* the peer's resend list */
     int in_resend, sent;
+    int sacked;               /* the receiver has it (kept out of order) */
+    int overdue;              /* its timer ran out behind an older one */
     uint64_t seq, off, msg_len;
     uint32_t len, dcrc;       /* payload bytes; eager: its CRC */
     uint8_t flags;
@@ -51,7 +54,7 @@ typedef struct rel_frag {
     char buf[];
 } rel_frag_t;
 
-#define REL_WINDOW 1024       /* out-of-order fragments a receiver keeps */
+#define REL_WINDOW 4096       /* out-of-order fragments a receiver keeps */
 
 typedef struct {
     /* sending */
@@ -64,6 +67,7 @@ typedef struct {
     /* receiving */
     uint64_t expect;          /* the next in-order sequence number */
     rel_frag_t **ooo;         /* REL_WINDOW slots: seq % REL_WINDOW, copies */
+    int nkept;                /* fragments in ooo */
     tp_io_t *sink;            /* stream being received (NULL: none or discarded) */
     int in_stream;
     uint64_t stream_len, stream_got;
@@ -100,6 +104,7 @@ int rel_tx_stream(int world, const void *hdr, tp_io_t *src);
 int rel_tx_push(int world);
 void rel_tx_acked(int world, uint64_t ack);
 void rel_tx_nacked(int world, uint64_t seq);
+void rel_tx_sacked(int world, uint64_t ack, uint64_t map);
 void rel_tx_timers(uint64_t now);
 void rel_tx_drop(int world, int err);
 int rel_tx_busy(void);

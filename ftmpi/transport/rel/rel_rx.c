@@ -24,13 +24,28 @@ void rel_hdr_seal(rel_hdr_t *h)
     h->hcrc = crc32c(0, h, sizeof(*h));
 }
 
+/* The fragment-specific part of an ACK: bit i set when fragment
+ * expect + 1 + i is kept here (the sender need not send it again). */
+static uint64_t sack_map(const rel_peer_t *p)
+{
+    uint64_t m = 0;
+    if (!p->nkept)
+        return 0;
+    for (int i = 0; i < 64; i++) {
+        const rel_frag_t *f = p->ooo[(p->expect + 1 + (uint64_t)i) % REL_WINDOW];
+        if (f && f->seq == p->expect + 1 + (uint64_t)i)
+            m |= 1ull << i;
+    }
+    return m;
+}
+
 /* A frame without payload (ACK or NACK); 0 when the lower layer took it. */
 static int send_ctl(int world, int kind, uint64_t seq)
 {
     rel_peer_t *p = &R.peers[world];
     rel_hdr_t h = {.magic = REL_MAGIC, .kind = (uint8_t)kind, .src_inc = R.up->my_inc,
                    .dst_inc = p->inc, .src = R.up->my_world, .seq = seq,
-                   .ack = p->expect - 1};
+                   .ack = p->expect - 1, .off = sack_map(p)};
     rel_hdr_seal(&h);
     int rc = R.low->send(world, world, &h, NULL, 0);
     if (rc == 0) {
@@ -110,6 +125,7 @@ static void keep(rel_peer_t *p, const rel_hdr_t *h, const char *payload)
     memcpy(f->buf, h, sizeof(*h));
     memcpy(f->buf + sizeof(*h), payload, h->len);
     *slot = f;
+    p->nkept++;
     R.n_ooo++;
 }
 
@@ -131,6 +147,8 @@ void rel_rx_deliver(int src, void *pkt, size_t len)
     if (h.src_inc != p->inc || h.dst_inc != R.up->my_inc)
         return; /* for or from another incarnation: stale */
     rel_tx_acked(src, h.ack);
+    if (h.kind != RK_DATA)
+        rel_tx_sacked(src, h.ack, h.off);
     if (h.kind == RK_NACK) {
         rel_tx_nacked(src, h.seq);
         return;
@@ -166,12 +184,17 @@ void rel_rx_deliver(int src, void *pkt, size_t len)
         if (!f || f->seq != p->expect)
             break;
         *slot = NULL;
+        p->nkept--;
         rel_hdr_t kh;
         memcpy(&kh, f->buf, sizeof(kh));
         now |= (kh.flags & RF_ACKNOW) != 0;
         use(src, p, &kh, f->buf + sizeof(kh));
         free(f);
         p->expect++;
+    }
+    if (p->nkept && p->nacked != p->expect) { /* the next hole, behind kept fragments */
+        p->nacked = p->expect;
+        nack(src, p->expect);
     }
     if (++p->since_ack >= 16)
         now = 1;
@@ -213,6 +236,7 @@ void rel_rx_drop(int world)
         p->sink->done(p->sink, -ECONNRESET);
     p->sink = NULL;
     p->in_stream = 0;
+    p->nkept = 0;
     p->expect = 1;
     p->ack_sent = 0;
     p->nacked = 0;

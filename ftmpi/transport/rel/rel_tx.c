@@ -3,9 +3,10 @@
  * numbers when the upper layer hands a packet (a copy, CRC computed while
  * copying) or a stream (fragments that refer to its source); they go to the
  * lower transport in order, as it takes them, and stay on the peer's
- * unacked list until a cumulative ACK covers them. A NACK or an expired
- * timer puts one on the resend list, which goes first; each timeout doubles
- * that fragment's timer up to rto_max (truncated exponential backoff).
+ * unacked list until a cumulative ACK covers them (or an ACK's map says
+ * the receiver keeps them). A NACK or an expired timer puts one on the
+ * resend list, which goes first; each timeout doubles that fragment's timer
+ * up to rto_max (truncated exponential backoff).
  */
 #include "rel_int.h"
 
@@ -220,15 +221,39 @@ int rel_tx_push(int world)
     return work;
 }
 
+static void resend(rel_peer_t *p, rel_frag_t *f);
+
+/* The cumulative ACK moved: the peer is answering, so fragments whose
+ * timers ran out meanwhile were lost, not waiting: they go again now. */
+#define OVERDUE_BURST 64
+static void resend_overdue(rel_peer_t *p)
+{
+    int k = 0;
+    list_node_t *n;
+    list_for_each(n, &p->unacked) {
+        rel_frag_t *f = list_entry(n, rel_frag_t, link);
+        if (f->overdue && !f->sacked && !f->in_resend) {
+            f->overdue = 0;
+            resend(p, f);
+            if (++k == OVERDUE_BURST)
+                break;
+        }
+    }
+}
+
 void rel_tx_acked(int world, uint64_t ack)
 {
     rel_peer_t *p = &R.peers[world];
+    int moved = 0;
     while (!list_empty(&p->unacked)) {
         rel_frag_t *f = list_entry(p->unacked.next, rel_frag_t, link);
         if (f->seq > ack)
             break;
         frag_free(p, f, 0);
+        moved = 1;
     }
+    if (moved && !list_empty(&p->unacked))
+        resend_overdue(p);
 }
 
 static void resend(rel_peer_t *p, rel_frag_t *f)
@@ -255,23 +280,49 @@ void rel_tx_nacked(int world, uint64_t seq)
     }
 }
 
+void rel_tx_sacked(int world, uint64_t ack, uint64_t map)
+{
+    if (!map)
+        return;
+    rel_peer_t *p = &R.peers[world];
+    list_node_t *n;
+    list_for_each(n, &p->unacked) {
+        rel_frag_t *f = list_entry(n, rel_frag_t, link);
+        if (f->seq > ack + 65)
+            break;
+        if (f->seq >= ack + 2 && (map >> (f->seq - ack - 2)) & 1)
+            f->sacked = 1;
+    }
+}
+
 void rel_tx_timers(uint64_t now)
 {
     for (int w = 0; w < R.up->world_size; w++) {
         rel_peer_t *p = &R.peers[w];
         if (list_empty(&p->unacked))
             continue;
+        /* Only the oldest expired fragment goes again (the receiver keeps
+         * what came after a hole and NACKs the next hole itself); the other
+         * expired ones back off too, so a receiver that is merely busy
+         * does not get the whole window again. */
+        int first = 1;
         list_node_t *n;
         list_for_each(n, &p->unacked) {
             rel_frag_t *f = list_entry(n, rel_frag_t, link);
-            if (f->in_resend)
+            if (f->in_resend || f->sacked)
                 continue;
             if (f->deadline <= now) {
                 f->rto = f->rto * 2 < R.rto_max ? f->rto * 2 : R.rto_max;
-                resend(p, f);
-            } else {
-                rel_timer_want(f->deadline);
+                if (first) {
+                    resend(p, f);
+                } else {
+                    f->overdue = 1; /* sent again when the peer answers */
+                    f->deadline = now + f->rto;
+                }
+                first = 0;
             }
+            if (!f->in_resend)
+                rel_timer_want(f->deadline);
         }
         rel_tx_push(w);
     }

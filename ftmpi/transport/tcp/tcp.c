@@ -226,6 +226,7 @@ static void t_close(void)
     }
     for (int w = 0; w < T.env->world_size; w++)
         tcp_io_drop(w, -ESHUTDOWN);
+    tcp_fault_report();
     close(T.lfd);
     close(T.epfd);
     free(T.peers);
@@ -289,6 +290,11 @@ const tp_ops_t *tcp_tp_open(const tp_env_t *env)
     int rc = tcp_if_select(&T);
     if (rc < 0)
         goto fail;
+    what = "reading FTMPI_NET_FAULTS";
+    if ((rc = tcp_fault_parse(getenv("FTMPI_NET_FAULTS"), env->my_world)) < 0) {
+        rc = -EINVAL;
+        goto fail;
+    }
     what = "reading the job's secret";
     if (!env->secret || !*env->secret) {
         rc = -EACCES;

@@ -251,7 +251,10 @@ static void parse(tcp_conn_t *c)
         char *hdr = c->rbuf + c->rpos + fh;
         c->rpos += need;
         if (f.kind == FR_PKT) {
-            T.env->deliver(c->peer, hdr, f.hlen + f.dlen);
+            if (tcp_faults.on)
+                tcp_fault_deliver(c, hdr, f.hlen, f.dlen);
+            else
+                T.env->deliver(c->peer, hdr, f.hlen + f.dlen);
             continue;
         }
         tp_io_t *io = NULL;
@@ -323,5 +326,7 @@ int tcp_io_read(tcp_conn_t *c)
         work++;
         parse(c);
     }
+    if (c->held && c->state == C_READY)
+        tcp_fault_flush(c);
     return work;
 }
