@@ -235,14 +235,9 @@ void rel_rx_drop(int world)
     if (p->sink)
         p->sink->done(p->sink, -ECONNRESET);
     p->sink = NULL;
-    p->in_stream = 0;
-    p->nkept = 0;
+    p->in_stream = p->nkept = p->since_ack = p->ack_now = 0;
+    p->ack_sent = p->nacked = p->ack_due = 0;
     p->expect = 1;
-    p->ack_sent = 0;
-    p->nacked = 0;
-    p->since_ack = 0;
-    p->ack_due = 0;
-    p->ack_now = 0;
     if (p->on_acklist) {
         list_del(&p->acklink);
         p->on_acklist = 0;
