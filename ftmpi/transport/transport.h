@@ -81,6 +81,9 @@ typedef struct tp_ops {
      * src->done is called once all are sent. NULL: not supported (p2p then
      * sends fragments with send/reserve). */
     int (*send_stream)(int world, int addr, const void *hdr, tp_io_t *src);
+    /* 1 when a connection to the peer is up now (may be NULL: always):
+     * a reliability layer's ACK is not worth making one. */
+    int (*connected)(int world);
     /* Start connecting to a peer ahead of the first send (may be NULL). */
     int (*connect)(int world, int addr);
     /* Deliver what has arrived, move what is queued; returns work done. */

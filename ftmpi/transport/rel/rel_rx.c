@@ -47,6 +47,10 @@ static int send_ctl(int world, int kind, uint64_t seq)
                    .dst_inc = p->inc, .src = R.up->my_world, .seq = seq,
                    .ack = p->expect - 1, .off = sack_map(p)};
     rel_hdr_seal(&h);
+    /* not on a connection made for it: the peer may be dead (asking for a
+     * connection would make it suspect) */
+    if (R.low->connected && !R.low->connected(world))
+        return -ENOTCONN;
     int rc = R.low->send(world, world, &h, NULL, 0);
     if (rc == 0) {
         p->ack_sent = h.ack;
@@ -75,8 +79,7 @@ static void want_ack(int world, int now)
 static void nack(int world, uint64_t seq)
 {
     R.n_nack++;
-    if (send_ctl(world, RK_NACK, seq) != 0)
-        want_ack(world, 1); /* the timer resends it if this does not go either */
+    send_ctl(world, RK_NACK, seq); /* if it does not go, the sender's timer does the work */
 }
 
 /* An in-order fragment: to p2p. */
@@ -214,6 +217,10 @@ int rel_rx_acks(uint64_t now)
             due = 0, p->ack_due = 0; /* it rode on data meanwhile */
         if (due && send_ctl(w, RK_ACK, 0) == 0)
             n++;
+        else if (due) /* no connection now: not worth making one (for a peer that
+                       * may be dead); the peer's retransmission, on a connection
+                       * it makes, is answered with a new ACK */
+            p->ack_now = 0, p->ack_due = 0;
         if (!p->ack_now && !p->ack_due) {
             list_del(&p->acklink);
             p->on_acklist = 0;

@@ -55,10 +55,19 @@ static rel_frag_t *frag_new(rel_peer_t *p, size_t bytes)
     return f;
 }
 
+static int xmit(int world, rel_frag_t *f);
+
+/* An eager packet is taken only when it goes to the lower transport now
+ * (else -EAGAIN: it waits in p2p's queue and its send is not complete, as
+ * without this layer: a rank that then blocks in a runtime call has not
+ * left its data behind in its own memory). Once taken it is kept until
+ * ACKed, and sent again from here if it is lost. */
 int rel_tx_send(int world, const void *hdr, const struct iovec *iov, int n)
 {
     rel_peer_check(world);
     rel_peer_t *p = &R.peers[world];
+    if (!list_empty(&p->pend))
+        return -EAGAIN;
     size_t uhl = R.up->hdr_len, dlen = 0;
     for (int i = 0; i < n; i++)
         dlen += iov[i].iov_len;
@@ -77,7 +86,21 @@ int rel_tx_send(int world, const void *hdr, const struct iovec *iov, int n)
     f->msg_len = dlen;
     f->uhl = (uint16_t)uhl;
     f->flags = RF_FIRST | RF_LAST;
-    rel_tx_push(world);
+    int rc = xmit(world, f);
+    if (rc < 0) { /* not taken: as if never made */
+        list_del(&f->link);
+        free(f);
+        p->next_seq--;
+        p->nfrag--;
+        R.nbusy--;
+        R.n_frags--;
+        return rc;
+    }
+    list_del(&f->link);
+    list_add_tail(&p->unacked, &f->link);
+    f->sent = 1;
+    f->deadline = timer_ns() + f->rto;
+    rel_timer_want(f->deadline);
     return 0;
 }
 

@@ -120,6 +120,11 @@ static int t_send_stream(int world, int addr, const void *hdr, tp_io_t *src)
     return tcp_io_queue(world, o);
 }
 
+static int t_connected(int world)
+{
+    return T.peers[world].c && T.peers[world].c->state == C_READY;
+}
+
 static int t_connect(int world, int addr)
 {
     (void)addr;
@@ -237,6 +242,7 @@ static tp_ops_t tcp_ops = {
     .name = "tcp",
     .send = t_send,
     .send_stream = t_send_stream,
+    .connected = t_connected,
     .connect = t_connect,
     .progress = t_progress,
     .busy = t_busy,
