@@ -6,6 +6,8 @@
 # daemon started with an `ip netns exec` rsh agent). Needs root; the
 # namespaces are removed on every exit.
 #   bench/net_netns.sh build -- --bench pingpong --impl ftmpi,openmpi --runs 3 -- --max-size 4194304
+# FTMPIRUN_OPTS adds ftmpirun options, e.g. FTMPIRUN_OPTS=--reliability=off
+# (bench/net_rel.sh compares the reliability layer on and off this way).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$ROOT/build
@@ -33,7 +35,7 @@ cat >"$wrap/ftmpi-ns" <<EOS
 #!/bin/sh
 np=\$2; shift 2
 exec env FTMPI_HEAD_ADDRESS=10.78.$sub.1 "$build/bin/mpirun" --hosts localhost:1,${t}b:1 \\
-    --launch-agent 'ip netns exec {host} {cmd}' -np "\$np" "\$@"
+    --launch-agent 'ip netns exec {host} {cmd}' ${FTMPIRUN_OPTS:-} -np "\$np" "\$@"
 EOS
 cat >"$wrap/openmpi-ns" <<EOS
 #!/bin/sh

@@ -18,6 +18,7 @@
 
 #include "transport/shm/shm_tp.h"
 #include "transport/tcp/tcp.h"
+#include "transport/rel/rel.h"
 
 const tp_ops_t *route_shm, *route_tcp;
 int route_force_tcp;
@@ -68,7 +69,9 @@ static int open_tcp(void)
 {
     if (route_tcp || !need_tcp())
         return 0;
-    if (!(route_tcp = tcp_tp_open(&env)))
+    /* the network path, through the reliability layer unless it is off */
+    int rel = rel_wanted();
+    if (rel < 0 || !(route_tcp = rel ? rel_tp_open(&env, tcp_tp_open) : tcp_tp_open(&env)))
         return -1;
     if (route_shm)
         waker_start(route_tcp->wait_fd());

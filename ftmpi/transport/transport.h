@@ -81,6 +81,9 @@ typedef struct tp_ops {
      * src->done is called once all are sent. NULL: not supported (p2p then
      * sends fragments with send/reserve). */
     int (*send_stream)(int world, int addr, const void *hdr, tp_io_t *src);
+    /* 1 when a connection to the peer is up now (may be NULL: always):
+     * a reliability layer's ACK is not worth making one. */
+    int (*connected)(int world);
     /* Start connecting to a peer ahead of the first send (may be NULL). */
     int (*connect)(int world, int addr);
     /* Deliver what has arrived, move what is queued; returns work done. */
@@ -97,5 +100,9 @@ typedef struct tp_ops {
     /* MPI_Finalize: say goodbye to the peers, release everything. */
     void (*close)(void);
 } tp_ops_t;
+
+/* Copy n bytes from src into the sink io at payload offset off, reporting
+ * each piece with io->moved; returns the bytes copied (transport/tp_io.c). */
+size_t tp_io_put(tp_io_t *io, size_t off, const void *src, size_t n);
 
 #endif

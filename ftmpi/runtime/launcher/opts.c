@@ -26,6 +26,9 @@ static const char usage_text[] =
 "  -np N, -n N, --np N        number of processes (default 1)\n"
 "  -x VAR[=VALUE]             export VAR (with VALUE, or its current value)\n"
 "  --net IF[,IF]              network interfaces of the TCP transport (FTMPI_NET)\n"
+"  --reliability=on|off       end-to-end reliability over the network (FTMPI_RELIABILITY)\n"
+"  --net-faults SPEC          inject network faults, drop:R,corrupt:R,dup:R,reorder:R\n"
+"                             (FTMPI_NET_FAULTS, docs/network.md)\n"
 "  --tag-output               prefix every output line with [rank]\n"
 "  --timeout SECONDS          kill the job after SECONDS, exit 124\n"
 "                             (default: $MPIEXEC_TIMEOUT, else none)\n"
@@ -275,7 +278,7 @@ enum {
     O_NP = 1, O_TIMEOUT, O_TAG, O_COMM, O_MSG, O_COLL, O_RECOV, O_KILL,
     O_KILLAT, O_LOG, O_RING, O_ENV, O_HOSTS, O_AGENT, O_FTMPID, O_OVERSUB,
     O_VERBOSE, O_HELP, O_VERSION, O_HOSTFILE, O_SPARE, O_HB_INT, O_HB_TO, O_WITHFT, O_NET,
-    O_MONITOR, O_TRACE
+    O_MONITOR, O_TRACE, O_REL, O_NETFAULTS
 };
 static const struct { const char *name; int arg, id; } table[] = {
     {"-np", 1, O_NP}, {"-n", 1, O_NP}, {"--np", 1, O_NP}, {"-c", 1, O_NP},
@@ -296,6 +299,7 @@ static const struct { const char *name; int arg, id; } table[] = {
     {"--net", 1, O_NET},
     {"--monitor", 2, O_MONITOR}, /* 2: an optional =VALUE */
     {"--trace", 1, O_TRACE},
+    {"--reliability", 1, O_REL}, {"--net-faults", 1, O_NETFAULTS},
 };
 
 static int env_mode(const char *var, const char *const *words,
@@ -444,6 +448,21 @@ int ftrun_opts_parse(ftrun_opts_t *o, int argc, char **argv)
             char e[256];
             if (!*val || snprintf(e, sizeof e, "FTMPI_NET=%s", val) >= (int)sizeof e)
                 return opt_error("--net needs a list of interfaces, IF[,IF]");
+            if ((rc = add_env(o, e)))
+                return rc;
+            break;
+        }
+        case O_REL: /* the ranks' FTMPI_RELIABILITY (docs/network.md) */
+            if (strcmp(val, "on") && strcmp(val, "off"))
+                return opt_error("--reliability takes on or off, not '%s'", val);
+            if ((rc = add_env(o, strcmp(val, "on") ? "FTMPI_RELIABILITY=off"
+                                                   : "FTMPI_RELIABILITY=on")))
+                return rc;
+            break;
+        case O_NETFAULTS: { /* the ranks' FTMPI_NET_FAULTS (checked at MPI_Init) */
+            char e[256];
+            if (!*val || snprintf(e, sizeof e, "FTMPI_NET_FAULTS=%s", val) >= (int)sizeof e)
+                return opt_error("--net-faults needs drop:R,corrupt:R,dup:R,reorder:R");
             if ((rc = add_env(o, e)))
                 return rc;
             break;

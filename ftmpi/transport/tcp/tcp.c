@@ -120,6 +120,11 @@ static int t_send_stream(int world, int addr, const void *hdr, tp_io_t *src)
     return tcp_io_queue(world, o);
 }
 
+static int t_connected(int world)
+{
+    return T.peers[world].c && T.peers[world].c->state == C_READY;
+}
+
 static int t_connect(int world, int addr)
 {
     (void)addr;
@@ -226,6 +231,7 @@ static void t_close(void)
     }
     for (int w = 0; w < T.env->world_size; w++)
         tcp_io_drop(w, -ESHUTDOWN);
+    tcp_fault_report();
     close(T.lfd);
     close(T.epfd);
     free(T.peers);
@@ -236,6 +242,7 @@ static tp_ops_t tcp_ops = {
     .name = "tcp",
     .send = t_send,
     .send_stream = t_send_stream,
+    .connected = t_connected,
     .connect = t_connect,
     .progress = t_progress,
     .busy = t_busy,
@@ -289,6 +296,11 @@ const tp_ops_t *tcp_tp_open(const tp_env_t *env)
     int rc = tcp_if_select(&T);
     if (rc < 0)
         goto fail;
+    what = "reading FTMPI_NET_FAULTS";
+    if ((rc = tcp_fault_parse(getenv("FTMPI_NET_FAULTS"), env->my_world)) < 0) {
+        rc = -EINVAL;
+        goto fail;
+    }
     what = "reading the job's secret";
     if (!env->secret || !*env->secret) {
         rc = -EACCES;

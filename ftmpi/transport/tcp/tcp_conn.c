@@ -94,6 +94,7 @@ static void conn_free(tcp_conn_t *c)
         return;
     }
     free(c->rbuf);
+    free(c->held);
     free(c);
 }
 
@@ -103,6 +104,7 @@ void tcp_conn_reap(void)
         tcp_conn_t *c = T.dead;
         T.dead = c->next_dead;
         free(c->rbuf);
+        free(c->held);
         free(c);
     }
 }

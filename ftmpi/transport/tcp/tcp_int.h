@@ -71,6 +71,8 @@ typedef struct tcp_conn {
     tp_io_t *sink;            /* payload being received into */
     size_t sink_off, skip;    /* skip: payload bytes to discard */
     uint64_t started_ns;
+    char *held;               /* fault injection: a frame held back (reorder) */
+    size_t held_len;
     char where[64];           /* peer address, for messages */
 } tcp_conn_t;
 
@@ -119,6 +121,19 @@ extern tcp_t T;
 int tcp_if_select(tcp_t *t);
 int tcp_rec_get(int world, uint32_t inc, tcp_rec_t *rec);
 uint32_t tcp_rec_pick(const tcp_t *t, const tcp_rec_t *rec);
+
+/* tcp_fault.c: FTMPI_NET_FAULTS (rates as fractions of 2^32 - 1) */
+typedef struct {
+    int on;
+    uint32_t drop, corrupt, dup, reorder;
+    uint64_t rng;
+    uint64_t n_drop, n_corrupt, n_dup, n_reorder;
+} tcp_faults_t;
+extern tcp_faults_t tcp_faults;
+int tcp_fault_parse(const char *spec, int my_world);
+void tcp_fault_deliver(tcp_conn_t *c, char *pkt, size_t hlen, size_t dlen);
+void tcp_fault_flush(tcp_conn_t *c);
+void tcp_fault_report(void);
 
 /* tcp_conn.c: connections and their handshake */
 int tcp_conn_start(int world);

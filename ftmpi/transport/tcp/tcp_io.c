@@ -176,15 +176,9 @@ static void bad_frame(tcp_conn_t *c, const char *why)
 static void sink_from_buffer(tcp_conn_t *c)
 {
     while (c->sink && c->rpos < c->rlen) {
-        struct iovec v[MAX_IOV];
-        size_t b = 0, avail = c->rlen - c->rpos, left = c->sink->len - c->sink_off;
-        int k = c->sink->iov(c->sink, c->sink_off, avail < left ? avail : left, v, MAX_IOV, &b);
-        size_t got = 0;
-        for (int i = 0; i < k; i++) {
-            memcpy(v[i].iov_base, c->rbuf + c->rpos + got, v[i].iov_len);
-            got += v[i].iov_len;
-        }
-        c->sink->moved(c->sink, c->sink_off, got);
+        size_t avail = c->rlen - c->rpos, left = c->sink->len - c->sink_off;
+        size_t got = tp_io_put(c->sink, c->sink_off, c->rbuf + c->rpos,
+                               avail < left ? avail : left);
         c->rpos += got;
         c->sink_off += got;
         if (c->sink_off == c->sink->len) {
@@ -257,7 +251,10 @@ static void parse(tcp_conn_t *c)
         char *hdr = c->rbuf + c->rpos + fh;
         c->rpos += need;
         if (f.kind == FR_PKT) {
-            T.env->deliver(c->peer, hdr, f.hlen + f.dlen);
+            if (tcp_faults.on)
+                tcp_fault_deliver(c, hdr, f.hlen, f.dlen);
+            else
+                T.env->deliver(c->peer, hdr, f.hlen + f.dlen);
             continue;
         }
         tp_io_t *io = NULL;
@@ -329,5 +326,7 @@ int tcp_io_read(tcp_conn_t *c)
         work++;
         parse(c);
     }
+    if (c->held && c->state == C_READY)
+        tcp_fault_flush(c);
     return work;
 }

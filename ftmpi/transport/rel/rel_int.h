@@ -1,0 +1,120 @@
+/* Internals shared by the reliability layer's files (transport/rel/). */
+#ifndef FTMPI_TRANSPORT_REL_INT_H
+#define FTMPI_TRANSPORT_REL_INT_H
+
+#include <stdint.h>
+
+#include "rel.h"
+#include "util/list.h"
+
+/*
+ * A fragment's header: what the lower transport carries as its packet
+ * header (lower env hdr_len). The payload that follows is, for the first
+ * fragment of a message, the upper layer's header and then data; for the
+ * others, data only. hcrc covers the header (with hcrc 0), and so through
+ * dcrc the payload too; the ack field changes at each transmission.
+ */
+#define REL_MAGIC 0x524d5446u /* "FTMR" */
+enum { RK_DATA = 1, RK_ACK = 2, RK_NACK = 3 };
+enum { RF_FIRST = 1, RF_LAST = 2, RF_STREAM = 4, RF_ACKNOW = 8 };
+typedef struct {
+    uint32_t magic;
+    uint8_t kind, flags;
+    uint16_t uhl;             /* upper header bytes at the start of the payload */
+    uint32_t src_inc, dst_inc;
+    int32_t src;
+    uint32_t len;             /* payload bytes of this fragment */
+    uint64_t seq;             /* DATA: this fragment; NACK: the one wanted again */
+    uint64_t ack;             /* cumulative: every seq <= ack arrived and was delivered */
+    uint64_t msg_len;         /* data bytes of the whole message */
+    uint64_t off;             /* data offset of this fragment in the message;
+                               * ACK/NACK: bit i, fragment ack + 2 + i is kept */
+    uint32_t dcrc, hcrc;      /* CRC-32C of the payload; of this header */
+} rel_hdr_t;
+
+/* A stream being sent: its source is kept until every fragment is ACKed. */
+typedef struct rel_stream {
+    tp_io_t *src;
+    int frags;                /* fragments not yet ACKed */
+    char uhdr[];              /* the upper layer's header */
+} rel_stream_t;
+
+typedef struct rel_frag {
+    list_node_t link;         /* the peer's pend list, then its unacked list */
+    list_node_t rlink;        /* the peer's resend list */
+    int in_resend, sent;
+    int sacked;               /* the receiver has it (kept out of order) */
+    int overdue;              /* its timer ran out behind an older one */
+    uint64_t seq, off, msg_len;
+    uint32_t len, dcrc;       /* payload bytes; eager: its CRC */
+    uint8_t flags;
+    uint16_t uhl;
+    uint64_t deadline, rto;   /* retransmission timer */
+    rel_stream_t *st;         /* NULL: eager, payload in buf */
+    char buf[];
+} rel_frag_t;
+
+#define REL_WINDOW 4096       /* out-of-order fragments a receiver keeps */
+
+typedef struct {
+    /* sending */
+    uint64_t next_seq;        /* the next fragment's sequence number */
+    list_node_t pend;         /* not yet sent, in sequence order */
+    list_node_t unacked;      /* sent, waiting for an ACK, in sequence order */
+    list_node_t resend;       /* unacked ones to send again first */
+    int nfrag;                /* on pend or unacked */
+    uint32_t inc;             /* incarnation these numbers belong to */
+    /* receiving */
+    uint64_t expect;          /* the next in-order sequence number */
+    rel_frag_t **ooo;         /* REL_WINDOW slots: seq % REL_WINDOW, copies */
+    int nkept;                /* fragments in ooo */
+    tp_io_t *sink;            /* stream being received (NULL: none or discarded) */
+    int in_stream;
+    uint64_t stream_len, stream_got;
+    uint64_t ack_sent;        /* highest cumulative ACK sent */
+    uint64_t ack_due;         /* delayed ACK deadline (0: none) */
+    uint64_t nacked;          /* gap NACKed for this expect (0: none) */
+    int ack_now;              /* send an ACK at the end of this progress */
+    int since_ack;            /* in-order fragments since the last ACK */
+    int on_acklist;
+    list_node_t acklink;
+} rel_peer_t;
+
+typedef struct {
+    const tp_env_t *up;       /* p2p's environment */
+    tp_env_t low_env;         /* ours, given to the lower transport */
+    const tp_ops_t *low;
+    rel_peer_t *peers;
+    list_node_t acklist;      /* peers with an ACK to send */
+    int epfd, tfd;            /* wait_fd: lower's descriptor + the timer */
+    uint64_t armed;           /* the timer's deadline (0: disarmed) */
+    uint64_t next_timer;      /* earliest deadline known (0: none) */
+    uint64_t rto0, rto_max, ack_delay;
+    size_t frag;              /* stream fragment data bytes */
+    int nbusy;                /* fragments not yet ACKed, all peers */
+    /* counters, reported at close when FTMPI_REL_STATS is set */
+    uint64_t n_rexmit, n_badcrc, n_dup, n_nack, n_ooo, n_frags;
+} rel_t;
+
+extern rel_t R;
+
+/* rel_tx.c: sending, ACKs, timers */
+int rel_tx_send(int world, const void *hdr, const struct iovec *iov, int n);
+int rel_tx_stream(int world, const void *hdr, tp_io_t *src);
+int rel_tx_push(int world);
+void rel_tx_acked(int world, uint64_t ack);
+void rel_tx_nacked(int world, uint64_t seq);
+void rel_tx_sacked(int world, uint64_t ack, uint64_t map);
+void rel_tx_timers(uint64_t now);
+void rel_tx_drop(int world, int err);
+int rel_tx_busy(void);
+void rel_timer_want(uint64_t deadline);
+void rel_peer_check(int world);
+
+/* rel_rx.c: receiving */
+void rel_rx_deliver(int src, void *pkt, size_t len);
+int rel_rx_acks(uint64_t now);
+void rel_rx_drop(int world);
+void rel_hdr_seal(rel_hdr_t *h);
+
+#endif

@@ -1,0 +1,252 @@
+/*
+ * The reliability layer's receiving side. A fragment is used only when its
+ * header CRC and its payload CRC hold: a bad header is answered with a
+ * NACK of the next expected fragment (its own number cannot be trusted), a
+ * bad payload with a NACK of its number. In order: delivered (a packet to
+ * p2p, a stream's data into p2p's sink), then any kept fragments that now
+ * follow. Ahead of order: kept (a copy, within REL_WINDOW) and the gap
+ * NACKed once. Behind: a duplicate, dropped and answered with an ACK.
+ * ACKs are cumulative, ride on every data fragment, and go alone when a
+ * fragment asks (RF_ACKNOW), after 16 fragments, or after ack_delay.
+ */
+#include "rel_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/crc32c.h"
+#include "util/timer.h"
+
+void rel_hdr_seal(rel_hdr_t *h)
+{
+    h->hcrc = 0;
+    h->hcrc = crc32c(0, h, sizeof(*h));
+}
+
+/* The fragment-specific part of an ACK: bit i set when fragment
+ * expect + 1 + i is kept here (the sender need not send it again). */
+static uint64_t sack_map(const rel_peer_t *p)
+{
+    uint64_t m = 0;
+    if (!p->nkept)
+        return 0;
+    for (int i = 0; i < 64; i++) {
+        const rel_frag_t *f = p->ooo[(p->expect + 1 + (uint64_t)i) % REL_WINDOW];
+        if (f && f->seq == p->expect + 1 + (uint64_t)i)
+            m |= 1ull << i;
+    }
+    return m;
+}
+
+/* A frame without payload (ACK or NACK); 0 when the lower layer took it. */
+static int send_ctl(int world, int kind, uint64_t seq)
+{
+    rel_peer_t *p = &R.peers[world];
+    rel_hdr_t h = {.magic = REL_MAGIC, .kind = (uint8_t)kind, .src_inc = R.up->my_inc,
+                   .dst_inc = p->inc, .src = R.up->my_world, .seq = seq,
+                   .ack = p->expect - 1, .off = sack_map(p)};
+    rel_hdr_seal(&h);
+    /* not on a connection made for it: the peer may be dead (asking for a
+     * connection would make it suspect) */
+    if (R.low->connected && !R.low->connected(world))
+        return -ENOTCONN;
+    int rc = R.low->send(world, world, &h, NULL, 0);
+    if (rc == 0) {
+        p->ack_sent = h.ack;
+        p->since_ack = 0;
+        p->ack_due = 0;
+        p->ack_now = 0;
+    }
+    return rc;
+}
+
+static void want_ack(int world, int now)
+{
+    rel_peer_t *p = &R.peers[world];
+    if (now)
+        p->ack_now = 1;
+    else if (!p->ack_due) {
+        p->ack_due = timer_ns() + R.ack_delay;
+        rel_timer_want(p->ack_due);
+    }
+    if (!p->on_acklist) {
+        p->on_acklist = 1;
+        list_add_tail(&R.acklist, &p->acklink);
+    }
+}
+
+static void nack(int world, uint64_t seq)
+{
+    R.n_nack++;
+    send_ctl(world, RK_NACK, seq); /* if it does not go, the sender's timer does the work */
+}
+
+/* An in-order fragment: to p2p. */
+static void use(int src, rel_peer_t *p, const rel_hdr_t *h, char *payload)
+{
+    if (!(h->flags & RF_STREAM)) {
+        R.up->deliver(src, payload, h->len);
+        return;
+    }
+    char *data = payload;
+    size_t dl = h->len;
+    if (h->flags & RF_FIRST) {
+        tp_io_t *io = NULL;
+        p->in_stream = 1;
+        p->stream_len = h->msg_len;
+        p->stream_got = 0;
+        p->sink = R.up->sink(src, payload, h->msg_len, &io) == 0 ? io : NULL;
+        data += h->uhl;
+        dl -= h->uhl;
+    }
+    if (!p->in_stream)
+        return; /* cannot happen in order; a stray is ignored */
+    if (p->sink && dl)
+        tp_io_put(p->sink, h->off, data, dl);
+    p->stream_got += dl;
+    if (h->flags & RF_LAST) {
+        tp_io_t *io = p->sink;
+        p->sink = NULL;
+        p->in_stream = 0;
+        if (io)
+            io->done(io, 0);
+    }
+}
+
+static void keep(rel_peer_t *p, const rel_hdr_t *h, const char *payload)
+{
+    if (!p->ooo && !(p->ooo = calloc(REL_WINDOW, sizeof(*p->ooo))))
+        return;
+    rel_frag_t **slot = &p->ooo[h->seq % REL_WINDOW];
+    if (*slot)
+        return; /* already kept */
+    rel_frag_t *f = malloc(sizeof(*f) + sizeof(*h) + h->len);
+    if (!f)
+        return;
+    f->seq = h->seq;
+    memcpy(f->buf, h, sizeof(*h));
+    memcpy(f->buf + sizeof(*h), payload, h->len);
+    *slot = f;
+    p->nkept++;
+    R.n_ooo++;
+}
+
+void rel_rx_deliver(int src, void *pkt, size_t len)
+{
+    rel_hdr_t h;
+    if (src < 0 || src >= R.up->world_size || len < sizeof(h))
+        return;
+    memcpy(&h, pkt, sizeof(h));
+    uint32_t hc = h.hcrc;
+    h.hcrc = 0;
+    rel_peer_check(src);
+    rel_peer_t *p = &R.peers[src];
+    if (h.magic != REL_MAGIC || crc32c(0, &h, sizeof(h)) != hc || h.src != src) {
+        R.n_badcrc++;
+        nack(src, p->expect);
+        return;
+    }
+    if (h.src_inc != p->inc || h.dst_inc != R.up->my_inc)
+        return; /* for or from another incarnation: stale */
+    rel_tx_acked(src, h.ack);
+    if (h.kind != RK_DATA)
+        rel_tx_sacked(src, h.ack, h.off);
+    if (h.kind == RK_NACK) {
+        rel_tx_nacked(src, h.seq);
+        return;
+    }
+    if (h.kind != RK_DATA)
+        return;
+    char *payload = (char *)pkt + sizeof(h);
+    if (h.len != len - sizeof(h) || h.uhl > h.len || crc32c(0, payload, h.len) != h.dcrc) {
+        R.n_badcrc++;
+        nack(src, h.seq);
+        return;
+    }
+    if (h.seq < p->expect) {
+        R.n_dup++;
+        want_ack(src, 1);
+        return;
+    }
+    if (h.seq > p->expect) {
+        if (h.seq - p->expect < REL_WINDOW)
+            keep(p, &h, payload);
+        if (p->nacked != p->expect) {
+            p->nacked = p->expect;
+            nack(src, p->expect);
+        }
+        return;
+    }
+    int now = (h.flags & RF_ACKNOW) != 0;
+    use(src, p, &h, payload);
+    p->expect++;
+    while (p->ooo) {
+        rel_frag_t **slot = &p->ooo[p->expect % REL_WINDOW];
+        rel_frag_t *f = *slot;
+        if (!f || f->seq != p->expect)
+            break;
+        *slot = NULL;
+        p->nkept--;
+        rel_hdr_t kh;
+        memcpy(&kh, f->buf, sizeof(kh));
+        now |= (kh.flags & RF_ACKNOW) != 0;
+        use(src, p, &kh, f->buf + sizeof(kh));
+        free(f);
+        p->expect++;
+    }
+    if (p->nkept && p->nacked != p->expect) { /* the next hole, behind kept fragments */
+        p->nacked = p->expect;
+        nack(src, p->expect);
+    }
+    if (++p->since_ack >= 16)
+        now = 1;
+    want_ack(src, now);
+}
+
+/* Send the ACKs that are due; returns how many went. */
+int rel_rx_acks(uint64_t now)
+{
+    int n = 0;
+    list_node_t *it, *t;
+    list_for_each_safe(it, t, &R.acklist) {
+        rel_peer_t *p = list_entry(it, rel_peer_t, acklink);
+        int w = (int)(p - R.peers);
+        int due = p->ack_now || (p->ack_due && now >= p->ack_due);
+        if (!p->ack_now && p->ack_sent >= p->expect - 1)
+            due = 0, p->ack_due = 0; /* it rode on data meanwhile */
+        if (due && send_ctl(w, RK_ACK, 0) == 0)
+            n++;
+        else if (due) /* no connection now: not worth making one (for a peer that
+                       * may be dead); the peer's retransmission, on a connection
+                       * it makes, is answered with a new ACK */
+            p->ack_now = 0, p->ack_due = 0;
+        if (!p->ack_now && !p->ack_due) {
+            list_del(&p->acklink);
+            p->on_acklist = 0;
+        } else if (p->ack_due) {
+            rel_timer_want(p->ack_due);
+        }
+    }
+    return n;
+}
+
+void rel_rx_drop(int world)
+{
+    rel_peer_t *p = &R.peers[world];
+    if (p->ooo)
+        for (int i = 0; i < REL_WINDOW; i++) {
+            free(p->ooo[i]);
+            p->ooo[i] = NULL;
+        }
+    if (p->sink)
+        p->sink->done(p->sink, -ECONNRESET);
+    p->sink = NULL;
+    p->in_stream = p->nkept = p->since_ack = p->ack_now = 0;
+    p->ack_sent = p->nacked = p->ack_due = 0;
+    p->expect = 1;
+    if (p->on_acklist) {
+        list_del(&p->acklink);
+        p->on_acklist = 0;
+    }
+}
