@@ -1,8 +1,15 @@
 /* Entry points: barrier, bcast, gather(v), scatter(v). */
 #include "coll/coll_entry.h"
+#include "coll/coll_sm.h"
 
 int coll_ibarrier(comm_t *c, req_t **req_p)
 {
+    int rc0 = MPI_SUCCESS;
+    coll_sm_t *sm = req_p ? NULL : coll_sm_get(c, COLL_BARRIER, 0, &rc0);
+    if (sm)
+        return coll_sm_barrier(sm);
+    if (rc0 != MPI_SUCCESS)
+        return rc0;
     sched_t *s = coll_sched(c, NULL, NULL, NULL);
     if (!s)
         return MPI_ERR_NO_MEM;
@@ -23,6 +30,14 @@ static int bcast_alg(sched_t *s, void *buf, size_t n, dt_t *dt, int root)
 
 int coll_ibcast(comm_t *c, void *buf, int count, dt_t *dt, int root, req_t **req_p)
 {
+    size_t nbytes = (size_t)count * dt->size;
+    int rc0 = MPI_SUCCESS;
+    coll_sm_t *sm = req_p || !nbytes || !dt_is_contig(dt, (size_t)count)
+                        ? NULL : coll_sm_get(c, COLL_BCAST, nbytes, &rc0);
+    if (sm)
+        return coll_sm_bcast(sm, (char *)buf + dt->true_lb, nbytes, root);
+    if (rc0 != MPI_SUCCESS)
+        return rc0;
     sched_t *s = coll_sched(c, dt, NULL, NULL);
     if (!s)
         return MPI_ERR_NO_MEM;
