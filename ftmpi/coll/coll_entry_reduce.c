@@ -5,11 +5,12 @@
 #include <stdlib.h>
 
 /* The shared-memory component for a blocking reduction on c, or NULL
- * (*rc: an error of its setup). Vectors of predefined contiguous types. */
+ * (*rc: an error of its setup). Contiguous vectors that start at the
+ * buffer (the component copies bytes and reduces whole elements). */
 static coll_sm_t *sm_for(comm_t *c, coll_kind_t k, int count, dt_t *dt, req_t **req_p, int *rc)
 {
     *rc = MPI_SUCCESS;
-    if (req_p || count <= 0 || !dt->predefined || !dt_is_contig(dt, (size_t)count))
+    if (req_p || count <= 0 || dt->true_lb != 0 || !dt_is_contig(dt, (size_t)count))
         return NULL;
     return coll_sm_get(c, k, (size_t)count * dt->size, rc);
 }
