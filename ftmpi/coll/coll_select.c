@@ -4,6 +4,7 @@
  */
 #include "coll/coll_select.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,24 +120,34 @@ static void load(void)
         if (v && *v)
             force((coll_kind_t)k, v, kinds[k].env);
     }
-    const char *smx = getenv("FTMPI_COLL_SM_MAX");
-    if (smx && *smx) {
-        char *end;
-        unsigned long long v = strtoull(smx, &end, 10);
-        if (*end == 'K' || *end == 'k')
-            v <<= 10, end++;
-        else if (*end == 'M' || *end == 'm')
-            v <<= 20, end++;
-        if (*end)
-            fprintf(stderr, "ftmpi: FTMPI_COLL_SM_MAX='%s' is not a byte count; ignored\n", smx);
-        else
-            sm_max = (size_t)v;
-    }
+    sm_max = coll_env_bytes("FTMPI_COLL_SM_MAX", sm_max, 0, SIZE_MAX);
     const char *path = getenv("FTMPI_COLL_RULES");
     if (path && *path) {
         int n = coll_rules_load(path, &rules);
         nrules = n > 0 ? n : 0;
     }
+}
+
+size_t coll_env_bytes(const char *name, size_t def, size_t lo, size_t hi)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return def;
+    char *end;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (*end == 'K' || *end == 'k')
+        n <<= 10, end++;
+    else if (*end == 'M' || *end == 'm')
+        n <<= 20, end++;
+    if (*end || n < lo || n > hi) {
+        if (hi == SIZE_MAX)
+            fprintf(stderr, "ftmpi: %s='%s' is not a byte count; using %zu\n", name, v, def);
+        else
+            fprintf(stderr, "ftmpi: %s='%s' is not a byte count in %zu..%zu; using %zu\n", name,
+                    v, lo, hi, def);
+        return def;
+    }
+    return (size_t)n;
 }
 
 /* ---- built-in thresholds ------------------------------------------------- */

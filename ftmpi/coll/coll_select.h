@@ -65,6 +65,11 @@ coll_choice_t coll_select(coll_kind_t k, int p, size_t bytes);
  * FTMPI_COLL_SM_MAX bytes (default 16 KiB; barrier always). */
 int coll_select_sm(coll_kind_t k, int p, size_t bytes);
 
+/* A byte count from environment variable name ("64K", "1M" allowed): def
+ * when unset; def, with a message on stderr, when malformed or outside
+ * [lo, hi]. */
+size_t coll_env_bytes(const char *name, size_t def, size_t lo, size_t hi);
+
 /* Names (for the environment, the rules file and the tuning tool). */
 int coll_kind_by_name(const char *name);          /* -1 if unknown */
 int coll_alg_by_name(coll_kind_t k, const char *name); /* -1 if unknown */

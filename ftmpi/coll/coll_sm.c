@@ -10,7 +10,9 @@
  * Nothing has a name, so nothing is left behind when processes die. If
  * any member could not map it, the communicator keeps using point-to-point.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include "coll/coll_sm.h"
 
 #include <fcntl.h>
@@ -42,19 +44,8 @@ static void settings(void)
     const char *e = getenv("FTMPI_COLL_SM"), *t = getenv("FTMPI_TRANSPORT");
     enabled = !(e && *e && (!strcmp(e, "0") || !strcasecmp(e, "off"))) &&
               !(t && !strcasecmp(t, "tcp"));
-    chunk_bytes = SM_CHUNK_DEFAULT;
-    const char *ch = getenv("FTMPI_COLL_SM_CHUNK");
-    if (ch && *ch) {
-        char *end;
-        unsigned long long v = strtoull(ch, &end, 10);
-        if (*end == 'K' || *end == 'k')
-            v <<= 10, end++;
-        if (*end || v < 1024 || v > (64u << 20))
-            fprintf(stderr, "ftmpi: FTMPI_COLL_SM_CHUNK='%s' is not a byte count in "
-                            "1K..64M; using %u\n", ch, SM_CHUNK_DEFAULT);
-        else
-            chunk_bytes = (size_t)v & ~(size_t)63;
-    }
+    chunk_bytes = coll_env_bytes("FTMPI_COLL_SM_CHUNK", SM_CHUNK_DEFAULT, 1024, 64u << 20) &
+                  ~(size_t)63;
     /* More ranks on this host than CPUs to run them: a spinning waiter only
      * delays the member it waits for. */
     cpu_set_t set;
