@@ -33,7 +33,7 @@
 enum { SM_SETUP = 1, SM_READY, SM_OFF };
 
 #define SM_HDR 4096u
-#define SM_CHUNK_DEFAULT 32768u
+#define SM_CHUNK_DEFAULT 16384u
 
 static int enabled = -1;   /* FTMPI_COLL_SM (default on), not under FTMPI_TRANSPORT=tcp */
 static size_t chunk_bytes; /* FTMPI_COLL_SM_CHUNK */
@@ -77,7 +77,7 @@ static size_t seg_len(int p, size_t chunk)
 {
     size_t ctl = SM_HDR + (size_t)p * sizeof(coll_sm_ctl_t);
     ctl = (ctl + 4095u) & ~(size_t)4095u;
-    return ctl + ((size_t)p * 2 + 2) * chunk;
+    return ctl + ((size_t)p + 1) * COLL_SM_NBUF * chunk;
 }
 
 static void sm_layout(coll_sm_t *sm)

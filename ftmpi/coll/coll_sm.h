@@ -3,9 +3,11 @@
  * component"): Barrier, Bcast, Reduce and Allreduce of blocking calls on an
  * intracommunicator whose members all run on this host, through a segment
  * of the communicator's own (a memfd made by its rank 0, mapped by every
- * member) with one control line per member and two data buffers per member
- * (alternate calls use alternate buffers, so a call rarely waits for the
- * previous one to drain). No point-to-point message and no schedule.
+ * member) with one control line per member and COLL_SM_NBUF data buffers
+ * per member (call s uses buffer s % COLL_SM_NBUF, so a root may run that
+ * many calls ahead of the slowest member before it waits: loops of Bcast or
+ * Reduce do not pay a context switch per call when ranks share cores). No
+ * point-to-point message and no schedule.
  *
  * Flags only grow (the call's sequence number): a member waits for
  * "flag >= s" of the ones it needs. Waiting spins a little, then goes
@@ -46,6 +48,8 @@ int coll_sm_allreduce(coll_sm_t *sm, const void *sbuf, void *rbuf, size_t count,
 
 #include "transport/shm/shm_seg.h"
 
+#define COLL_SM_NBUF 8u
+
 typedef struct {
     _Atomic uint32_t arrive; /* my input for call s is in my buffer */
     _Atomic uint32_t slice;  /* my slice of allreduce s is reduced */
@@ -64,7 +68,7 @@ struct coll_sm {
     size_t len;
     size_t chunk;        /* bytes of one data buffer */
     coll_sm_ctl_t *ctl;  /* [p] */
-    char *data;          /* [p][2] buffers, then the [2] result buffers */
+    char *data;          /* [p][NBUF] buffers, then the [NBUF] result buffers */
     shmseg_slot_t **slot;/* [p] doorbells of the members (NULL: no host segment) */
     int *world;          /* [p] world ranks (failure checks) */
     uint32_t seq;
@@ -72,12 +76,12 @@ struct coll_sm {
 
 static inline char *coll_sm_buf(const coll_sm_t *sm, int rank, uint32_t s)
 {
-    return sm->data + ((size_t)rank * 2 + (s & 1)) * sm->chunk;
+    return sm->data + ((size_t)rank * COLL_SM_NBUF + s % COLL_SM_NBUF) * sm->chunk;
 }
 
 static inline char *coll_sm_res(const coll_sm_t *sm, uint32_t s)
 {
-    return sm->data + ((size_t)sm->p * 2 + (s & 1)) * sm->chunk;
+    return sm->data + ((size_t)sm->p * COLL_SM_NBUF + s % COLL_SM_NBUF) * sm->chunk;
 }
 
 /* Offsets of the flags in coll_sm_ctl_t, for coll_sm_wait. */

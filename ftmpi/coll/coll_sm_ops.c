@@ -1,8 +1,8 @@
 /*
- * The shared-memory calls (coll_sm.h). Call s uses buffer s & 1 of every
- * member; a member that writes into its buffer first waits until every
- * member is done with call s - 2 (which used the same buffers), which it
- * almost always already is. Messages longer than one buffer go in chunks,
+ * The shared-memory calls (coll_sm.h). Call s uses buffer s % COLL_SM_NBUF
+ * of every member; a member that writes into its buffer first waits until
+ * every member is done with call s - COLL_SM_NBUF (which used the same
+ * buffers), which it almost always already is. Messages longer than one buffer go in chunks,
  * one call number each.
  *
  * Barrier:   post arrive; wait for every member's arrive.
@@ -28,7 +28,7 @@
 /* Wait until my buffers of call s are free again. */
 static int buffers_free(coll_sm_t *sm, uint32_t s)
 {
-    return coll_sm_wait(sm, SMF_DONE, -1, s - 2);
+    return coll_sm_wait(sm, SMF_DONE, -1, s - COLL_SM_NBUF);
 }
 
 int coll_sm_barrier(coll_sm_t *sm)
