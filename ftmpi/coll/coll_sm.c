@@ -51,7 +51,7 @@ static void settings(void)
     cpu_set_t set;
     int cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
     int local = shm_self.base ? (int)shm_self.nslots : 1;
-    spin_iters = local > cpus ? 0 : 2000;
+    spin_iters = local > cpus ? 0 : 100;
 }
 
 static void sm_unmap(coll_sm_t *sm)
