@@ -237,7 +237,12 @@ static inline void cpu_relax(void)
 #endif
 }
 
-static sm_wait_t *waiting; /* the wait in progress (its progress hook) */
+/* This thread's wait in progress (MPI_THREAD_MULTIPLE: threads wait on
+ * different communicators, and progress_wait lets others in while it
+ * yields or sleeps), and how many waits of all threads need the hook
+ * (changed under the library lock). */
+static __thread sm_wait_t *waiting;
+static int hook_users;
 
 static int flag_reached(const coll_sm_t *sm, int k, int f, uint32_t s)
 {
@@ -288,10 +293,11 @@ int coll_sm_wait(coll_sm_t *sm, int f, int who, uint32_t s)
     }
     sm_wait_t *outer = waiting;
     waiting = &w;
-    progress_add_hook(wait_hook);
+    if (hook_users++ == 0)
+        progress_add_hook(wait_hook);
     int rc = progress_wait(wait_done, &w);
     waiting = outer;
-    if (!outer)
+    if (--hook_users == 0)
         progress_remove_hook(wait_hook);
     return rc != MPI_SUCCESS ? rc : w.err;
 }
