@@ -38,6 +38,12 @@ enum { SM_SETUP = 1, SM_READY, SM_OFF };
 static int enabled = -1;   /* FTMPI_COLL_SM (default on), not under FTMPI_TRANSPORT=tcp */
 static size_t chunk_bytes; /* FTMPI_COLL_SM_CHUNK */
 static int spin_iters;     /* flag checks before progress_wait (0 when oversubscribed) */
+static unsigned long interrupts; /* coll_sm_interrupt calls */
+
+void coll_sm_interrupt(void)
+{
+    interrupts++;
+}
 
 static void settings(void)
 {
@@ -90,7 +96,7 @@ static void sm_layout(coll_sm_t *sm)
 /* Does sm still describe c's members and generation? */
 static int sm_matches(const coll_sm_t *sm, const comm_t *c)
 {
-    return sm->gen == ftg.generation && sm->p == c->size &&
+    return sm->gen == ftg.generation && sm->intr == interrupts && sm->p == c->size &&
            !memcmp(sm->world, c->group->world, (size_t)c->size * sizeof(int));
 }
 
@@ -146,6 +152,7 @@ static int setup(comm_t *c, coll_sm_t *sm)
     sm->p = p;
     sm->me = c->rank;
     sm->gen = ftg.generation;
+    sm->intr = interrupts;
     sm->chunk = chunk_bytes;
     sm->len = seg_len(p, chunk_bytes);
     sm->world = malloc((size_t)p * sizeof(int));
@@ -268,7 +275,7 @@ static int wait_done(void *arg)
     if (ready(w))
         return 1;
     const coll_sm_t *sm = w->sm;
-    int failed = sm->gen != ftg.generation;
+    int failed = sm->gen != ftg.generation || sm->intr != interrupts;
     for (int k = 0; k < sm->p && !failed; k++)
         failed = ftg.peer_dead[sm->world[k]];
     if (failed)

@@ -72,6 +72,7 @@ struct coll_sm {
     shmseg_slot_t **slot;/* [p] doorbells of the members (NULL: no host segment) */
     int *world;          /* [p] world ranks (failure checks) */
     uint32_t seq;
+    unsigned long intr;  /* coll_sm_interrupt count when it was made */
 };
 
 static inline char *coll_sm_buf(const coll_sm_t *sm, int rank, uint32_t s)
