@@ -20,6 +20,9 @@
 /* chunks in flight per rank in the pipeline */
 #define DCKPT_PIPE_DEPTH 4
 #define DCKPT_CHUNK_MIN ((size_t)4096)
+/* a source copies, checksums and encodes a chunk in pieces of this many
+ * bytes, each while it is in the first-level cache (dckpt_pipe.c) */
+#define DCKPT_PIPE_PIECE ((size_t)16384)
 #define DCKPT_CHUNK_MAX ((size_t)64 << 20)
 
 #define DCKPT_TAG_ENCODE 0x5ec0

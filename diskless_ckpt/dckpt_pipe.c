@@ -77,47 +77,61 @@ static int pipe_wait_sends(pipe_state_t *st, int slot)
     return DCKPT_SUCCESS;
 }
 
-/*
- * This source's bytes of chunk c: a pointer into its fragment, the scratch
- * chunk (fragment ends inside the chunk: zero padded), or NULL (all padding).
- */
-static const uint8_t *pipe_source_chunk(const dckpt_pipe_t *p, size_t c, uint8_t *scratch)
-{
-    size_t off = c * p->chunk, clen = pipe_clen(p, c);
-    if (off >= p->valid)
-        return NULL;
-    size_t have = p->valid - off < clen ? p->valid - off : clen;
-    if (p->fill)
-        p->fill(p->arg, p->buf + off, off, have);
-    if (have == clen)
-        return p->buf + off;
-    memcpy(scratch, p->buf + off, have);
-    memset(scratch + have, 0, clen - have);
-    return scratch;
-}
-
-/* rows[t] (=|^=) coef[t][pos] * data, for the ntgt rows of one chunk */
+/* rows[t][off, off + n) (=|^=) coef[t][pos] * data[0, n), for the ntgt rows
+ * (each clen bytes) of one chunk */
 static void pipe_apply(const dckpt_pipe_t *p, const uint8_t *tbls, const uint8_t *data,
-                       uint8_t *rowbuf, size_t clen, int accumulate)
+                       uint8_t *rowbuf, size_t clen, size_t off, size_t n, int accumulate)
 {
     uint8_t *rows[DCKPT_RS_MAX_FRAGS];
     for (int t = 0; t < p->ntgt; t++)
-        rows[t] = rowbuf + (size_t)t * clen;
+        rows[t] = rowbuf + (size_t)t * clen + off;
     if (data == NULL) { /* padding: contributes nothing */
-        if (!accumulate)
-            memset(rowbuf, 0, (size_t)p->ntgt * clen);
+        for (int t = 0; t < p->ntgt && !accumulate; t++)
+            memset(rows[t], 0, n);
         return;
     }
     if (p->use_xor) {
         for (int t = 0; t < p->ntgt; t++) {
             if (accumulate)
-                dckpt_xor_into(rows[t], data, clen);
+                dckpt_xor_into(rows[t], data, n);
             else
-                memcpy(rows[t], data, clen);
+                memcpy(rows[t], data, n);
         }
         return;
     }
-    dckpt_rs_col_apply(clen, p->ntgt, tbls, data, rows, accumulate);
+    dckpt_rs_col_apply(n, p->ntgt, tbls, data, rows, accumulate);
+}
+
+/*
+ * Fold this source's bytes of chunk c into the chunk's rows. One pass over
+ * the data: a full chunk goes in cache-sized pieces, each filled (copied
+ * into the fragment and checksummed, p->fill) and encoded while it is still
+ * in cache. A chunk the fragment ends inside is filled, zero padded in the
+ * scratch chunk and encoded whole; one past the fragment adds nothing.
+ */
+static void pipe_source_apply(const dckpt_pipe_t *p, size_t c, const uint8_t *tbls,
+                              uint8_t *rowbuf, int accumulate, uint8_t *scratch)
+{
+    size_t off = c * p->chunk, clen = pipe_clen(p, c);
+    if (off >= p->valid) {
+        pipe_apply(p, tbls, NULL, rowbuf, clen, 0, clen, accumulate);
+        return;
+    }
+    size_t have = p->valid - off < clen ? p->valid - off : clen;
+    if (have < clen) {
+        if (p->fill)
+            p->fill(p->arg, p->buf + off, off, have);
+        memcpy(scratch, p->buf + off, have);
+        memset(scratch + have, 0, clen - have);
+        pipe_apply(p, tbls, scratch, rowbuf, clen, 0, clen, accumulate);
+        return;
+    }
+    for (size_t s = 0; s < clen; s += DCKPT_PIPE_PIECE) {
+        size_t n = clen - s < DCKPT_PIPE_PIECE ? clen - s : DCKPT_PIPE_PIECE;
+        if (p->fill)
+            p->fill(p->arg, p->buf + off + s, off + s, n);
+        pipe_apply(p, tbls, p->buf + off + s, rowbuf, clen, s, n, accumulate);
+    }
 }
 
 static int pipe_post_recv(pipe_state_t *st, int from, size_t c, uint8_t *dst, size_t bytes)
@@ -161,7 +175,7 @@ static int pipe_run_source(pipe_state_t *st, int pos)
         } else if (MPI_Wait(&st->recv[s], MPI_STATUS_IGNORE) != MPI_SUCCESS) {
             return DCKPT_ERR_MPI;
         }
-        pipe_apply(p, tbls, pipe_source_chunk(p, c, scratch), rowbuf, clen, !first);
+        pipe_source_apply(p, c, tbls, rowbuf, !first, scratch);
 
         MPI_Request *sr = &st->send[s * ntgt];
         if (last) {

@@ -109,5 +109,9 @@ static inline int coll_allgather(comm_t *c, const void *sbuf, int scount, dt_t *
  * collectives that had to run to completion at once: ATOMIC mode, BLANK
  * gaps). */
 int coll_done_request(comm_t *c, int err, req_t **req_p);
+/* A recovery round waits for this process: every shared-memory collective
+ * waiting now, on any communicator, fails with MPI_ERR_OTHER, and no
+ * segment made before is used again (coll_sm.c). */
+void coll_sm_interrupt(void);
 
 #endif

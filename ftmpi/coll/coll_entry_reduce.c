@@ -1,11 +1,29 @@
 /* Entry points: reduce, allreduce, reduce_scatter(_block), scan, exscan. */
 #include "coll/coll_entry.h"
+#include "coll/coll_sm.h"
 
 #include <stdlib.h>
+
+/* The shared-memory component for a blocking reduction on c, or NULL
+ * (*rc: an error of its setup). Contiguous vectors that start at the
+ * buffer (the component copies bytes and reduces whole elements). */
+static coll_sm_t *sm_for(comm_t *c, coll_kind_t k, int count, dt_t *dt, req_t **req_p, int *rc)
+{
+    *rc = MPI_SUCCESS;
+    if (req_p || count <= 0 || dt->true_lb != 0 || !dt_is_contig(dt, (size_t)count))
+        return NULL;
+    return coll_sm_get(c, k, (size_t)count * dt->size, rc);
+}
 
 int coll_ireduce(comm_t *c, const void *sbuf, void *rbuf, int count, dt_t *dt, op_t *op,
                  int root, req_t **req_p)
 {
+    int rc0;
+    coll_sm_t *sm = sm_for(c, COLL_REDUCE, count, dt, req_p, &rc0);
+    if (sm)
+        return coll_sm_reduce(sm, sbuf, rbuf, (size_t)count, dt, op, root);
+    if (rc0 != MPI_SUCCESS)
+        return rc0;
     sched_t *s = coll_sched(c, dt, NULL, op);
     if (!s)
         return MPI_ERR_NO_MEM;
@@ -31,6 +49,12 @@ int coll_ireduce(comm_t *c, const void *sbuf, void *rbuf, int count, dt_t *dt, o
 int coll_iallreduce(comm_t *c, const void *sbuf, void *rbuf, int count, dt_t *dt, op_t *op,
                     req_t **req_p)
 {
+    int rc0;
+    coll_sm_t *sm = sm_for(c, COLL_ALLREDUCE, count, dt, req_p, &rc0);
+    if (sm)
+        return coll_sm_allreduce(sm, sbuf, rbuf, (size_t)count, dt, op);
+    if (rc0 != MPI_SUCCESS)
+        return rc0;
     sched_t *s = coll_sched(c, dt, NULL, op);
     if (!s)
         return MPI_ERR_NO_MEM;

@@ -1,8 +1,17 @@
 /* Entry points: barrier, bcast, gather(v), scatter(v). */
 #include "coll/coll_entry.h"
+#include "coll/coll_sm.h"
+
+#include <stdlib.h>
 
 int coll_ibarrier(comm_t *c, req_t **req_p)
 {
+    int rc0 = MPI_SUCCESS;
+    coll_sm_t *sm = req_p ? NULL : coll_sm_get(c, COLL_BARRIER, 0, &rc0);
+    if (sm)
+        return coll_sm_barrier(sm);
+    if (rc0 != MPI_SUCCESS)
+        return rc0;
     sched_t *s = coll_sched(c, NULL, NULL, NULL);
     if (!s)
         return MPI_ERR_NO_MEM;
@@ -21,8 +30,39 @@ static int bcast_alg(sched_t *s, void *buf, size_t n, dt_t *dt, int root)
     }
 }
 
+/* Through the shared-memory component; a non-contiguous layout goes
+ * through a packed copy. */
+static int bcast_sm(coll_sm_t *sm, void *buf, int count, dt_t *dt, int root)
+{
+    size_t n = (size_t)count, bytes = n * dt->size;
+    if (dt_is_contig(dt, n))
+        return coll_sm_bcast(sm, (char *)buf + dt->true_lb, bytes, root);
+    dt_t *byte = dt_get(MPI_BYTE);
+    char *t = malloc(bytes);
+    if (!t)
+        return MPI_ERR_NO_MEM;
+    int me = sm->c->rank, rc = MPI_SUCCESS;
+    if (me == root)
+        rc = coll_local_copy2(buf, n, dt, t, bytes, byte);
+    if (rc == MPI_SUCCESS)
+        rc = coll_sm_bcast(sm, t, bytes, root);
+    if (rc == MPI_SUCCESS && me != root)
+        rc = coll_local_copy2(t, bytes, byte, buf, n, dt);
+    free(t);
+    return rc;
+}
+
 int coll_ibcast(comm_t *c, void *buf, int count, dt_t *dt, int root, req_t **req_p)
 {
+    /* The choice may depend on the byte count only: ranks may use
+     * different types of the same signature. */
+    size_t nbytes = (size_t)count * dt->size;
+    int rc0 = MPI_SUCCESS;
+    coll_sm_t *sm = req_p || !nbytes ? NULL : coll_sm_get(c, COLL_BCAST, nbytes, &rc0);
+    if (sm)
+        return bcast_sm(sm, buf, count, dt, root);
+    if (rc0 != MPI_SUCCESS)
+        return rc0;
     sched_t *s = coll_sched(c, dt, NULL, NULL);
     if (!s)
         return MPI_ERR_NO_MEM;

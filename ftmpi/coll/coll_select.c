@@ -4,6 +4,7 @@
  */
 #include "coll/coll_select.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,12 +21,12 @@ typedef struct {
     (int)(sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
 
 static const kind_info_t kinds[COLL_NKINDS] = {
-    [COLL_BARRIER] = {"barrier", "FTMPI_COLL_BARRIER", ALGS("dissemination")},
+    [COLL_BARRIER] = {"barrier", "FTMPI_COLL_BARRIER", ALGS("dissemination", "sm")},
     [COLL_BCAST] = {"bcast", "FTMPI_COLL_BCAST",
-                    ALGS("binomial", "pipeline", "bintree", "scatter_allgather")},
-    [COLL_REDUCE] = {"reduce", "FTMPI_COLL_REDUCE", ALGS("binomial", "pipeline")},
+                    ALGS("binomial", "pipeline", "bintree", "scatter_allgather", "sm")},
+    [COLL_REDUCE] = {"reduce", "FTMPI_COLL_REDUCE", ALGS("binomial", "pipeline", "sm")},
     [COLL_ALLREDUCE] = {"allreduce", "FTMPI_COLL_ALLREDUCE",
-                        ALGS("recursive_doubling", "rabenseifner", "ring", "reduce_bcast")},
+                        ALGS("recursive_doubling", "rabenseifner", "ring", "reduce_bcast", "sm")},
     [COLL_GATHER] = {"gather", "FTMPI_COLL_GATHER", ALGS("linear", "binomial")},
     [COLL_SCATTER] = {"scatter", "FTMPI_COLL_SCATTER", ALGS("linear", "binomial")},
     [COLL_ALLGATHER] = {"allgather", "FTMPI_COLL_ALLGATHER",
@@ -61,6 +62,7 @@ static coll_choice_t forced[COLL_NKINDS];
 static int is_forced[COLL_NKINDS];
 static coll_rule_t *rules;
 static int nrules;
+static size_t sm_max = 16384; /* FTMPI_COLL_SM_MAX */
 
 /* "alg[:seg]" for kind k. */
 static int parse_choice(coll_kind_t k, const char *v, coll_choice_t *c)
@@ -118,11 +120,34 @@ static void load(void)
         if (v && *v)
             force((coll_kind_t)k, v, kinds[k].env);
     }
+    sm_max = coll_env_bytes("FTMPI_COLL_SM_MAX", sm_max, 0, SIZE_MAX);
     const char *path = getenv("FTMPI_COLL_RULES");
     if (path && *path) {
         int n = coll_rules_load(path, &rules);
         nrules = n > 0 ? n : 0;
     }
+}
+
+size_t coll_env_bytes(const char *name, size_t def, size_t lo, size_t hi)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return def;
+    char *end;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (*end == 'K' || *end == 'k')
+        n <<= 10, end++;
+    else if (*end == 'M' || *end == 'm')
+        n <<= 20, end++;
+    if (*end || n < lo || n > hi) {
+        if (hi == SIZE_MAX)
+            fprintf(stderr, "ftmpi: %s='%s' is not a byte count; using %zu\n", name, v, def);
+        else
+            fprintf(stderr, "ftmpi: %s='%s' is not a byte count in %zu..%zu; using %zu\n", name,
+                    v, lo, hi, def);
+        return def;
+    }
+    return (size_t)n;
 }
 
 /* ---- built-in thresholds ------------------------------------------------- */
@@ -224,16 +249,54 @@ int coll_select_set(const char *spec)
     return rc;
 }
 
-coll_choice_t coll_select(coll_kind_t k, int p, size_t bytes)
+static int is_sm(coll_kind_t k, int alg)
+{
+    switch (k) {
+    case COLL_BARRIER: return alg == BARRIER_SM;
+    case COLL_BCAST: return alg == BCAST_SM;
+    case COLL_REDUCE: return alg == REDUCE_SM;
+    case COLL_ALLREDUCE: return alg == ALLREDUCE_SM;
+    default: return 0;
+    }
+}
+
+/* The user's or the rules file's choice; 0 if neither says. */
+static int chosen(coll_kind_t k, int p, size_t bytes, coll_choice_t *c)
 {
     if (!loaded)
         load();
-    if (is_forced[k])
-        return forced[k];
+    if (is_forced[k]) {
+        *c = forced[k];
+        return 1;
+    }
     if (nrules) {
         const coll_rule_t *r = coll_rules_find(rules, nrules, k, p, bytes);
-        if (r)
-            return r->choice;
+        if (r) {
+            *c = r->choice;
+            return 1;
+        }
     }
+    return 0;
+}
+
+coll_choice_t coll_select(coll_kind_t k, int p, size_t bytes)
+{
+    coll_choice_t c;
+    if (chosen(k, p, bytes, &c) && !is_sm(k, c.alg))
+        return c;
     return builtin(k, p, bytes);
+}
+
+int coll_select_sm(coll_kind_t k, int p, size_t bytes)
+{
+    coll_choice_t c;
+    if (chosen(k, p, bytes, &c))
+        return is_sm(k, c.alg);
+    switch (k) {
+    case COLL_BARRIER: return 1;
+    case COLL_BCAST:
+    case COLL_REDUCE:
+    case COLL_ALLREDUCE: return bytes <= sm_max;
+    default: return 0;
+    }
 }

@@ -33,10 +33,15 @@ typedef enum {
     COLL_NKINDS
 } coll_kind_t;
 
-enum { BARRIER_DISSEMINATION };
-enum { BCAST_BINOMIAL, BCAST_PIPELINE, BCAST_BINTREE, BCAST_SCATTER_ALLGATHER };
-enum { REDUCE_BINOMIAL, REDUCE_PIPELINE };
-enum { ALLREDUCE_RECDBL, ALLREDUCE_RABENSEIFNER, ALLREDUCE_RING, ALLREDUCE_REDUCE_BCAST };
+/* *_SM: the shared-memory component (coll_sm.c), for blocking calls on
+ * communicators whose members share one host; coll_select() never returns
+ * it (it answers the point-to-point choice instead), coll_select_sm() says
+ * whether it is the choice. */
+enum { BARRIER_DISSEMINATION, BARRIER_SM };
+enum { BCAST_BINOMIAL, BCAST_PIPELINE, BCAST_BINTREE, BCAST_SCATTER_ALLGATHER, BCAST_SM };
+enum { REDUCE_BINOMIAL, REDUCE_PIPELINE, REDUCE_SM };
+enum { ALLREDUCE_RECDBL, ALLREDUCE_RABENSEIFNER, ALLREDUCE_RING, ALLREDUCE_REDUCE_BCAST,
+       ALLREDUCE_SM };
 enum { GATHER_LINEAR, GATHER_BINOMIAL };
 enum { SCATTER_LINEAR, SCATTER_BINOMIAL };
 enum { ALLGATHER_RING, ALLGATHER_RECDBL, ALLGATHER_BRUCK };
@@ -55,6 +60,15 @@ typedef struct {
  * block for gather/scatter/allgather/alltoall, the whole vector for the
  * others). */
 coll_choice_t coll_select(coll_kind_t k, int p, size_t bytes);
+/* Is the shared-memory component the choice for (k, p, bytes)? Forced
+ * ("allreduce=sm"), named by the rules file, or built in: messages up to
+ * FTMPI_COLL_SM_MAX bytes (default 16 KiB; barrier always). */
+int coll_select_sm(coll_kind_t k, int p, size_t bytes);
+
+/* A byte count from environment variable name ("64K", "1M" allowed): def
+ * when unset; def, with a message on stderr, when malformed or outside
+ * [lo, hi]. */
+size_t coll_env_bytes(const char *name, size_t def, size_t lo, size_t hi);
 
 /* Names (for the environment, the rules file and the tuning tool). */
 int coll_kind_by_name(const char *name);          /* -1 if unknown */

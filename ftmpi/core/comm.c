@@ -19,6 +19,7 @@ void (*comm_free_hook_attrs)(comm_t *c);
 void (*comm_free_hook_topo)(comm_t *c);
 void (*comm_free_hook_p2p)(comm_t *c);
 void (*comm_free_hook_ulfm)(comm_t *c);
+void (*comm_free_hook_coll)(comm_t *c);
 void (*comm_register_hook_ulfm)(comm_t *c);
 
 static comm_t *comm_alloc(group_t *local, group_t *remote, uint32_t ctx)
@@ -144,6 +145,8 @@ static void comm_destroy(comm_t *c)
         comm_free_hook_p2p(c);
     if (comm_free_hook_ulfm)
         comm_free_hook_ulfm(c);
+    if (comm_free_hook_coll)
+        comm_free_hook_coll(c);
     comm_unregister(c);
     list_del(&c->all);
     if (c->handle != MPI_COMM_NULL && !c->predefined)

@@ -60,6 +60,7 @@ typedef struct comm {
                               * (0 again once comm_unregister gave it back) */
     int hidden;              /* internal only: never gets a user handle */
     void *ulfm;              /* ULFM state (ft/ulfm_*.c), NULL until needed */
+    void *coll_sm;           /* shared-memory collectives (coll/coll_sm.c), NULL until used */
     /* intercommunicators */
     struct comm *local_comm; /* hidden intracomm over the local group, else NULL */
 } comm_t;
@@ -74,6 +75,7 @@ extern void (*comm_free_hook_attrs)(comm_t *c);
 extern void (*comm_free_hook_topo)(comm_t *c);
 extern void (*comm_free_hook_p2p)(comm_t *c);  /* messages still queued on c */
 extern void (*comm_free_hook_ulfm)(comm_t *c); /* ULFM state (revoked, agreements) */
+extern void (*comm_free_hook_coll)(comm_t *c); /* shared-memory collective segment */
 extern void (*comm_register_hook_ulfm)(comm_t *c); /* a user communicator is born */
 
 /* Iterate over every live communicator: comm_next(NULL) is the first. */

@@ -1,5 +1,6 @@
 /* Failure notifications from the runtime. */
 #include "ft/ft_int.h"
+#include "coll/coll.h"
 #include "ft/ulfm.h"
 
 #include <stdio.h>
@@ -61,6 +62,7 @@ static void on_round(const rtc_event_t *ev)
         return; /* joined already, or a round we have the result of */
     ft.round_waiting = 1;
     ft_log_event("recovery round waiting, generation", (int)ev->generation, NULL);
+    coll_sm_interrupt(); /* shared-memory collectives wait on no request */
     /* CONT: a send already under way keeps its data moving (the spec
      * promises that it is delivered); only what waits is ended. Before
      * that, take in the packets already here: a peer that went to recover

@@ -16,7 +16,7 @@ static int seed = 1;
     for (const char *const *var = list; *var; var++)
 
 static const char *const bcast_algs[] = {"bcast=binomial", "bcast=pipeline:1024",
-    "bcast=pipeline", "bcast=bintree:512", "bcast=bintree", "bcast=scatter_allgather", NULL};
+    "bcast=pipeline", "bcast=bintree:512", "bcast=bintree", "bcast=scatter_allgather", "bcast=sm", NULL};
 static const char *const gather_algs[] = {"gather=linear", "gather=binomial", NULL};
 static const char *const scatter_algs[] = {"scatter=linear", "scatter=binomial", NULL};
 static const char *const allgather_algs[] = {"allgather=ring", "allgather=recursive_doubling",
@@ -26,10 +26,10 @@ static const char *const alltoall_algs[] = {"alltoall=linear", "alltoall=pairwis
     "alltoall=bruck", NULL};
 static const char *const alltoallv_algs[] = {"alltoallv=linear", "alltoallv=pairwise", NULL};
 static const char *const reduce_algs[] = {"reduce=binomial", "reduce=pipeline:512",
-    "reduce=pipeline", NULL};
+    "reduce=pipeline", "reduce=sm", NULL};
 static const char *const allreduce_algs[] = {"allreduce=recursive_doubling",
     "allreduce=rabenseifner", "allreduce=ring", "allreduce=ring:256",
-    "allreduce=reduce_bcast", NULL};
+    "allreduce=reduce_bcast", "allreduce=sm", NULL};
 static const char *const rs_algs[] = {"reduce_scatter=reduce_scatterv", "reduce_scatter=ring",
     NULL};
 static const char *const scan_algs[] = {"scan=linear", "scan=recursive_doubling", NULL};

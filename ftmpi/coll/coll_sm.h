@@ -1,0 +1,104 @@
+/*
+ * Shared-memory collectives (docs/collectives.md, "Shared-memory
+ * component"): Barrier, Bcast, Reduce and Allreduce of blocking calls on an
+ * intracommunicator whose members all run on this host, through a segment
+ * of the communicator's own (a memfd made by its rank 0, mapped by every
+ * member) with one control line per member and COLL_SM_NBUF data buffers
+ * per member (call s uses buffer s % COLL_SM_NBUF, so a root may run that
+ * many calls ahead of the slowest member before it waits: loops of Bcast or
+ * Reduce do not pay a context switch per call when ranks share cores). No
+ * point-to-point message and no schedule.
+ *
+ * Flags only grow (the call's sequence number): a member waits for
+ * "flag >= s" of the ones it needs. Waiting spins a little, then goes
+ * through progress_wait (which polls failures, yields and sleeps on the
+ * doorbell); a member that sets a flag rings the doorbells of members that
+ * sleep. A member's death (ftg.peer_dead) fails the call with MPI_ERR_OTHER
+ * on every member that waits (every waiter watches every member), so no
+ * call hangs. The segment belongs to one recovery generation and one group:
+ * after a recovery it is dropped and the next call makes a new one; under
+ * BLANK gaps, with a dead member, under ULFM or FTMPI_TRANSPORT=tcp the
+ * point-to-point algorithms run instead.
+ */
+#ifndef FTMPI_COLL_SM_H
+#define FTMPI_COLL_SM_H
+
+#include "coll/coll.h"
+#include "coll/coll_select.h"
+
+typedef struct coll_sm coll_sm_t;
+
+/* The segment of c for a blocking call of kind k moving `bytes`, set up on
+ * first use (a collective step over point-to-point). NULL: use the
+ * point-to-point algorithms (*rc MPI_SUCCESS), or the setup failed with
+ * *rc (a member died). */
+coll_sm_t *coll_sm_get(comm_t *c, coll_kind_t k, size_t bytes, int *rc);
+
+/* The calls (coll_sm_ops.c); buffers are contiguous (count, dt). */
+int coll_sm_barrier(coll_sm_t *sm);
+int coll_sm_bcast(coll_sm_t *sm, void *buf, size_t bytes, int root);
+int coll_sm_reduce(coll_sm_t *sm, const void *sbuf, void *rbuf, size_t count, dt_t *dt,
+                   op_t *op, int root);
+int coll_sm_allreduce(coll_sm_t *sm, const void *sbuf, void *rbuf, size_t count, dt_t *dt,
+                      op_t *op);
+
+/* ---- internals shared by coll_sm.c and coll_sm_ops.c ---------------------- */
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "transport/shm/shm_seg.h"
+
+#define COLL_SM_NBUF 8u
+
+typedef struct {
+    _Atomic uint32_t arrive; /* my input for call s is in my buffer */
+    _Atomic uint32_t slice;  /* my slice of allreduce s is reduced */
+    _Atomic uint32_t rel;    /* bcast s from me is in my buffer */
+    _Atomic uint32_t done;   /* I read everything of call s */
+    char pad[48];
+} coll_sm_ctl_t;
+
+struct coll_sm {
+    comm_t *c;
+    group_t *group;      /* the group the segment was made for */
+    uint32_t gen;        /* recovery generation it belongs to */
+    int state;           /* SM_* (coll_sm.c) */
+    int p, me;
+    char *base;
+    size_t len;
+    size_t chunk;        /* bytes of one data buffer */
+    coll_sm_ctl_t *ctl;  /* [p] */
+    char *data;          /* [p][NBUF] buffers, then the [NBUF] result buffers */
+    shmseg_slot_t **slot;/* [p] doorbells of the members (NULL: no host segment) */
+    int *world;          /* [p] world ranks (failure checks) */
+    uint32_t seq;
+    unsigned long intr;  /* coll_sm_interrupt count when it was made */
+};
+
+static inline char *coll_sm_buf(const coll_sm_t *sm, int rank, uint32_t s)
+{
+    return sm->data + ((size_t)rank * COLL_SM_NBUF + s % COLL_SM_NBUF) * sm->chunk;
+}
+
+static inline char *coll_sm_res(const coll_sm_t *sm, uint32_t s)
+{
+    return sm->data + ((size_t)sm->p * COLL_SM_NBUF + s % COLL_SM_NBUF) * sm->chunk;
+}
+
+/* Offsets of the flags in coll_sm_ctl_t, for coll_sm_wait. */
+enum { SMF_ARRIVE = 0, SMF_SLICE = 1, SMF_REL = 2, SMF_DONE = 3 };
+
+static inline _Atomic uint32_t *coll_sm_flag(const coll_sm_t *sm, int rank, int f)
+{
+    return &(&sm->ctl[rank].arrive)[f];
+}
+
+/* Start call number s (also a collective call for the ATOMIC key). */
+uint32_t coll_sm_begin(coll_sm_t *sm);
+/* Wait until flag f of member `who` (-1: of every member) is >= s.
+ * MPI_SUCCESS, or MPI_ERR_OTHER when a member died meanwhile. */
+int coll_sm_wait(coll_sm_t *sm, int f, int who, uint32_t s);
+/* Publish flag f = s and wake the members that sleep (who -1: all). */
+void coll_sm_post(coll_sm_t *sm, int f, uint32_t s, int who);
+
+#endif

@@ -1,0 +1,176 @@
+/*
+ * The shared-memory calls (coll_sm.h). Call s uses buffer s % COLL_SM_NBUF
+ * of every member; a member that writes into its buffer first waits until
+ * every member is done with call s - COLL_SM_NBUF (which used the same
+ * buffers), which it almost always already is. Messages longer than one buffer go in chunks,
+ * one call number each.
+ *
+ * Barrier:   post arrive; wait for every member's arrive.
+ * Bcast:     the root copies into its buffer and posts rel; the others wait
+ *            for it, copy out and post done.
+ * Reduce:    everyone copies its input into its buffer and posts arrive; the
+ *            root waits for all and reduces in rank order into its result.
+ * Allreduce: everyone copies its input and posts arrive; short vectors:
+ *            every member reduces all of them itself (one round); longer
+ *            ones: member i reduces slice i into the shared result, posts
+ *            slice, and everyone copies the result out after every slice.
+ * Reductions always combine x0 op (x1 op (... op x(p-1))), so ops that do
+ * not commute get the order MPI requires.
+ */
+#include "coll/coll_sm.h"
+
+#include <string.h>
+
+/* Allreduce chunks up to this many bytes times p: every member reduces the
+ * whole vector itself. */
+#define SM_DIRECT_BYTES 8192u
+
+/* Wait until my buffers of call s are free again. */
+static int buffers_free(coll_sm_t *sm, uint32_t s)
+{
+    return coll_sm_wait(sm, SMF_DONE, -1, s - COLL_SM_NBUF);
+}
+
+int coll_sm_barrier(coll_sm_t *sm)
+{
+    uint32_t s = coll_sm_begin(sm);
+    /* Nothing to read: "done" first (the data calls' buffer checks count
+     * on it), published with arrive. */
+    atomic_store_explicit(coll_sm_flag(sm, sm->me, SMF_DONE), s, memory_order_release);
+    coll_sm_post(sm, SMF_ARRIVE, s, -1);
+    return coll_sm_wait(sm, SMF_ARRIVE, -1, s);
+}
+
+static int bcast_chunk(coll_sm_t *sm, char *buf, size_t n, int root)
+{
+    uint32_t s = coll_sm_begin(sm);
+    int rc;
+    if (sm->me == root) {
+        if ((rc = buffers_free(sm, s)) != MPI_SUCCESS)
+            return rc;
+        memcpy(coll_sm_buf(sm, root, s), buf, n);
+        atomic_store_explicit(coll_sm_flag(sm, root, SMF_DONE), s, memory_order_release);
+        coll_sm_post(sm, SMF_REL, s, -1);
+        return MPI_SUCCESS;
+    }
+    if ((rc = coll_sm_wait(sm, SMF_REL, root, s)) != MPI_SUCCESS)
+        return rc;
+    memcpy(buf, coll_sm_buf(sm, root, s), n);
+    coll_sm_post(sm, SMF_DONE, s, -1);
+    return MPI_SUCCESS;
+}
+
+int coll_sm_bcast(coll_sm_t *sm, void *buf, size_t bytes, int root)
+{
+    for (size_t off = 0; off < bytes; off += sm->chunk) {
+        size_t n = bytes - off < sm->chunk ? bytes - off : sm->chunk;
+        int rc = bcast_chunk(sm, (char *)buf + off, n, root);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+/* Copy my input of call s into my buffer and tell the others. */
+static int contribute(coll_sm_t *sm, uint32_t s, const void *in, size_t n, int who)
+{
+    int rc = buffers_free(sm, s);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    memcpy(coll_sm_buf(sm, sm->me, s), in, n);
+    coll_sm_post(sm, SMF_ARRIVE, s, who);
+    return MPI_SUCCESS;
+}
+
+/* out = x0 op (x1 op ... x(p-1)) over elements [lo, lo + cnt) of call s. */
+static int combine(coll_sm_t *sm, uint32_t s, void *out, size_t lo, size_t cnt, dt_t *dt,
+                   op_t *op)
+{
+    size_t off = lo * dt->size, n = cnt * dt->size;
+    if (!n)
+        return MPI_SUCCESS;
+    memcpy(out, coll_sm_buf(sm, sm->p - 1, s) + off, n);
+    for (int k = sm->p - 2; k >= 0; k--) {
+        int rc = op_apply(op, coll_sm_buf(sm, k, s) + off, out, (int)cnt, dt);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+static int reduce_chunk(coll_sm_t *sm, const char *in, char *out, size_t cnt, dt_t *dt,
+                        op_t *op, int root)
+{
+    uint32_t s = coll_sm_begin(sm);
+    int rc = contribute(sm, s, in, cnt * dt->size, root);
+    if (rc == MPI_SUCCESS && sm->me == root &&
+        (rc = coll_sm_wait(sm, SMF_ARRIVE, -1, s)) == MPI_SUCCESS)
+        rc = combine(sm, s, out, 0, cnt, dt, op);
+    if (rc == MPI_SUCCESS)
+        coll_sm_post(sm, SMF_DONE, s, -1);
+    return rc;
+}
+
+static int allreduce_chunk(coll_sm_t *sm, const char *in, char *out, size_t cnt, dt_t *dt,
+                           op_t *op)
+{
+    uint32_t s = coll_sm_begin(sm);
+    size_t n = cnt * dt->size;
+    int rc = contribute(sm, s, in, n, -1);
+    if (rc == MPI_SUCCESS)
+        rc = coll_sm_wait(sm, SMF_ARRIVE, -1, s);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (n * (size_t)sm->p <= SM_DIRECT_BYTES) {
+        rc = combine(sm, s, out, 0, cnt, dt, op);
+    } else {
+        size_t lo = cnt * (size_t)sm->me / (size_t)sm->p;
+        size_t hi = cnt * (size_t)(sm->me + 1) / (size_t)sm->p;
+        char *res = coll_sm_res(sm, s);
+        rc = combine(sm, s, res + lo * dt->size, lo, hi - lo, dt, op);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        coll_sm_post(sm, SMF_SLICE, s, -1);
+        if ((rc = coll_sm_wait(sm, SMF_SLICE, -1, s)) != MPI_SUCCESS)
+            return rc;
+        memcpy(out, res, n);
+    }
+    if (rc == MPI_SUCCESS)
+        coll_sm_post(sm, SMF_DONE, s, -1);
+    return rc;
+}
+
+/* Elements of dt per chunk. */
+static size_t chunk_count(const coll_sm_t *sm, const dt_t *dt)
+{
+    size_t k = sm->chunk / dt->size;
+    return k ? k : 1;
+}
+
+int coll_sm_reduce(coll_sm_t *sm, const void *sbuf, void *rbuf, size_t count, dt_t *dt,
+                   op_t *op, int root)
+{
+    const char *in = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+    size_t per = chunk_count(sm, dt), sz = dt->size;
+    for (size_t i = 0; i < count; i += per) {
+        size_t cnt = count - i < per ? count - i : per;
+        int rc = reduce_chunk(sm, in + i * sz, (char *)rbuf + i * sz, cnt, dt, op, root);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+int coll_sm_allreduce(coll_sm_t *sm, const void *sbuf, void *rbuf, size_t count, dt_t *dt,
+                      op_t *op)
+{
+    const char *in = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+    size_t per = chunk_count(sm, dt), sz = dt->size;
+    for (size_t i = 0; i < count; i += per) {
+        size_t cnt = count - i < per ? count - i : per;
+        int rc = allreduce_chunk(sm, in + i * sz, (char *)rbuf + i * sz, cnt, dt, op);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
