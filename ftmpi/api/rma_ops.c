@@ -64,7 +64,9 @@ static int rma_call(const char *fname, int kind, const void *obuf, int ocount, M
             goto fail;
     }
     if (kind == RMA_CAS) {
-        if (!a.tdt->predefined || a.tdt->elem_kind == DTK_NONE)
+        /* integer, logical or byte types only (MPI-3.1 section 11.3.4) */
+        if (!a.tdt->predefined || (op_check(op_get(MPI_BOR), a.tdt) != MPI_SUCCESS &&
+                                   op_check(op_get(MPI_LOR), a.tdt) != MPI_SUCCESS))
             API_FAIL(MPI_ERR_TYPE);
         a.rdt = a.odt = a.tdt;
         rcount = ocount = 1;
