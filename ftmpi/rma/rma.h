@@ -164,6 +164,8 @@ void rma_lock_release_dead(win_t *w);
 void rma_target_drain(win_t *w);  /* before the window goes */
 /* Is target's process dead (no reply will come)? */
 int rma_peer_dead(win_t *w, int r);
+/* No member dead and the communicator not touched by a recovery. */
+int rma_healthy(win_t *w);
 list_node_t *rma_windows(void);
 
 #endif

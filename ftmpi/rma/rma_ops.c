@@ -215,8 +215,23 @@ void rma_sweep(win_t *w, int all)
     list_node_t *n, *t;
     list_for_each_safe(n, t, &w->ops) {
         rma_op_t *o = list_entry(n, rma_op_t, link);
-        if (!all && ((o->reply && !o->reply->complete) || (o->send && !o->send->complete)))
+        int busy = (o->reply && !o->reply->complete) || (o->send && !o->send->complete);
+        if (!all && busy)
             continue;
+        if (busy && !rma_healthy(w)) {
+            /* A failure or a recovery cut it off: nothing may complete it
+             * any more (the communicator is gone). Its request objects and
+             * buffer stay with the library, unused; the operation ends. */
+            if (o->reply)
+                o->reply->on_done = NULL;
+            if (o->ureq) {
+                o->ureq->status.MPI_ERROR = MPI_ERR_OTHER;
+                req_complete(o->ureq);
+            }
+            list_del(&o->link);
+            w->nops--;
+            continue;
+        }
         if (o->send && !o->send->complete)
             progress_wait_req(o->send);
         if (o->reply && !o->reply->complete)

@@ -286,11 +286,16 @@ int rma_progress(void)
 
 void rma_target_drain(win_t *w)
 {
+    int healthy = rma_healthy(w);
     while (!list_empty(&w->tsends)) {
         rma_out_t *o = list_entry(w->tsends.next, rma_out_t, link);
+        list_del(&o->link);
+        if (!o->r->complete && !healthy) {
+            free(o); /* cut off by a failure: request and buffer stay unused */
+            continue;
+        }
         if (!o->r->complete)
             progress_wait_req(o->r);
-        list_del(&o->link);
         req_free(o->r);
         free(o->buf);
         free(o);
@@ -298,6 +303,10 @@ void rma_target_drain(win_t *w)
     while (!list_empty(&w->inq)) {
         rma_in_t *in = list_entry(w->inq.next, rma_in_t, link);
         list_del(&in->link);
+        if (!in->r->complete && !healthy) {
+            free(in);
+            continue;
+        }
         if (!in->r->complete)
             progress_wait_req(in->r);
         req_free(in->r);

@@ -41,6 +41,16 @@ int rma_peer_dead(win_t *w, int r)
     return ftg.peer_dead && ftg.peer_dead[comm_peer_world(w->comm, r)];
 }
 
+int rma_healthy(win_t *w)
+{
+    if (!w->comm || (w->comm->state != COMM_OK && w->comm->state != COMM_RECOVERED))
+        return 0;
+    for (int r = 0; r < w->size; r++)
+        if (rma_peer_dead(w, r))
+            return 0;
+    return 1;
+}
+
 /* A hidden duplicate of c for the window's traffic. */
 static int dup_hidden(comm_t *c, comm_t **out)
 {
@@ -86,7 +96,7 @@ static int shared_segment(win_t *w)
         if (ftg.rt.host_of_rank &&
             ftg.rt.host_of_rank[comm_peer_world(w->comm, r)] != ftg.rt.hostid)
             return MPI_ERR_RMA_SHARED;
-    w->offs = calloc((size_t)w->size, sizeof(MPI_Aint));
+    w->offs = calloc((size_t)w->size + 1, sizeof(MPI_Aint));
     if (!w->offs)
         return MPI_ERR_NO_MEM;
     size_t total = SEG_HEAD;
@@ -267,8 +277,11 @@ int rma_win_create(comm_t *c, int flavor, void *base, MPI_Aint size, int disp_un
 int rma_win_free(win_t *w)
 {
     /* Collective: what others still do to this window completes first. */
-    int rc = rma_flush(w, -1);
-    int rc2 = coll_barrier(w->comm);
+    int alive = rma_healthy(w);
+    int rc = alive ? rma_flush(w, -1) : MPI_ERR_OTHER;
+    /* With a member dead (or the communicator destroyed by a recovery)
+     * nobody can wait for everyone: the window just goes, with the error. */
+    int rc2 = alive ? coll_barrier(w->comm) : MPI_ERR_OTHER;
     if (rc == MPI_SUCCESS)
         rc = rc2;
     attr_clear(KV_WIN, &w->attrs, w->handle);
