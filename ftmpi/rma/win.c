@@ -90,12 +90,19 @@ static int exchange_sizes(win_t *w)
 
 /* MPI_Win_allocate_shared: rank 0 makes a memfd, the others open it
  * through /proc/<pid>/fd/<fd> (same host, same user), all map it. */
-static int shared_segment(win_t *w)
+static int one_host(win_t *w)
 {
     for (int r = 0; r < w->size; r++)
         if (ftg.rt.host_of_rank &&
             ftg.rt.host_of_rank[comm_peer_world(w->comm, r)] != ftg.rt.hostid)
-            return MPI_ERR_RMA_SHARED;
+            return 0;
+    return 1;
+}
+
+static int shared_segment(win_t *w)
+{
+    if (!one_host(w))
+        return MPI_ERR_RMA_SHARED;
     w->offs = calloc((size_t)w->size + 1, sizeof(MPI_Aint));
     if (!w->offs)
         return MPI_ERR_NO_MEM;
@@ -240,7 +247,11 @@ int rma_win_create(comm_t *c, int flavor, void *base, MPI_Aint size, int disp_un
     w->shared_by = calloc((size_t)w->size, sizeof(int));
     if (!w->pending || !w->err || !w->access || !w->shared_by || !w->info)
         rc = MPI_ERR_NO_MEM;
-    if (rc == MPI_SUCCESS && flavor == MPI_WIN_FLAVOR_ALLOCATE) {
+    /* MPI_Win_allocate with every member on this host: the shared segment
+     * too (loads and stores), unless FTMPI_RMA_NO_SHM is set. */
+    int shm = flavor == MPI_WIN_FLAVOR_SHARED ||
+              (flavor == MPI_WIN_FLAVOR_ALLOCATE && one_host(w) && !getenv("FTMPI_RMA_NO_SHM"));
+    if (rc == MPI_SUCCESS && flavor == MPI_WIN_FLAVOR_ALLOCATE && !shm) {
         w->base = malloc(size > 0 ? (size_t)size : 1);
         if (!w->base)
             rc = MPI_ERR_NO_MEM;
@@ -252,7 +263,7 @@ int rma_win_create(comm_t *c, int flavor, void *base, MPI_Aint size, int disp_un
     int rc2 = exchange_sizes(w);
     if (rc == MPI_SUCCESS)
         rc = rc2;
-    if (rc == MPI_SUCCESS && flavor == MPI_WIN_FLAVOR_SHARED)
+    if (rc == MPI_SUCCESS && shm)
         rc = shared_segment(w);
     if (rc == MPI_SUCCESS) {
         int h = handle_alloc(&win_table, w);
@@ -291,7 +302,7 @@ int rma_win_free(win_t *w)
 
 int rma_shared_query(win_t *w, int r, MPI_Aint *size, int *disp_unit, void *baseptr)
 {
-    if (!w->seg)
+    if (w->flavor != MPI_WIN_FLAVOR_SHARED)
         return MPI_ERR_RMA_FLAVOR;
     if (r == MPI_PROC_NULL) { /* the first member with a non-empty part */
         r = 0;
