@@ -42,21 +42,33 @@ static int check_group(win_t *w, MPI_Group h, group_t **g)
     return MPI_SUCCESS;
 }
 
-API_WEAK(Win_start)
-int PMPI_Win_start(MPI_Group group, int assert_, MPI_Win win)
+/* MPI_Win_start (access epoch) and MPI_Win_post (exposure epoch). */
+static int open_pscw(const char *fname, int post, MPI_Group group, int assert_, MPI_Win win)
 {
-    API_BEGIN("MPI_Win_start");
+    API_BEGIN(fname);
     win_t *w = NULL;
     group_t *g;
     CHECK_WIN(win, w);
     CHECK_ASSERT(assert_);
     if ((rc = check_group(w, group, &g)) != MPI_SUCCESS)
         goto fail;
-    if (w->start_group || w->fence || any_lock(w))
+    if (post ? w->post_group != NULL : (w->start_group || w->fence || any_lock(w)))
         API_FAIL(MPI_ERR_RMA_SYNC);
     CHECK_WIN_USABLE(w);
-    rc = rma_start_epoch(w, g);
+    rc = post ? rma_post(w, g) : rma_start_epoch(w, g);
     API_END_CLEANUP(WIN_RAISE(w));
+}
+
+API_WEAK(Win_start)
+int PMPI_Win_start(MPI_Group group, int assert_, MPI_Win win)
+{
+    return open_pscw("MPI_Win_start", 0, group, assert_, win);
+}
+
+API_WEAK(Win_post)
+int PMPI_Win_post(MPI_Group group, int assert_, MPI_Win win)
+{
+    return open_pscw("MPI_Win_post", 1, group, assert_, win);
 }
 
 API_WEAK(Win_complete)
@@ -68,23 +80,6 @@ int PMPI_Win_complete(MPI_Win win)
     if (!w->start_group)
         API_FAIL(MPI_ERR_RMA_SYNC);
     rc = rma_complete(w);
-    API_END_CLEANUP(WIN_RAISE(w));
-}
-
-API_WEAK(Win_post)
-int PMPI_Win_post(MPI_Group group, int assert_, MPI_Win win)
-{
-    API_BEGIN("MPI_Win_post");
-    win_t *w = NULL;
-    group_t *g;
-    CHECK_WIN(win, w);
-    CHECK_ASSERT(assert_);
-    if ((rc = check_group(w, group, &g)) != MPI_SUCCESS)
-        goto fail;
-    if (w->post_group)
-        API_FAIL(MPI_ERR_RMA_SYNC);
-    CHECK_WIN_USABLE(w);
-    rc = rma_post(w, g);
     API_END_CLEANUP(WIN_RAISE(w));
 }
 
@@ -193,7 +188,10 @@ static int flush(const char *fname, int rank, MPI_Win win)
 }
 
 API_WEAK(Win_flush)
-int PMPI_Win_flush(int rank, MPI_Win win) { return flush("MPI_Win_flush", rank < 0 && rank != MPI_PROC_NULL ? -2 : rank, win); }
+int PMPI_Win_flush(int rank, MPI_Win win)
+{
+    return flush("MPI_Win_flush", rank < 0 && rank != MPI_PROC_NULL ? -2 : rank, win);
+}
 
 API_WEAK(Win_flush_local)
 int PMPI_Win_flush_local(int rank, MPI_Win win)
