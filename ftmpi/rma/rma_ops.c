@@ -149,10 +149,13 @@ static int start_shm(win_t *w, const rma_args_t *a)
     if (rc != MPI_SUCCESS)
         return rc;
     size_t bytes = rma_runs_bytes(runs, nruns);
-    char *in = malloc(bytes ? bytes : 1), *old = NULL;
+    /* A contiguous origin is its own packed form: no copy. */
+    int direct = a->kind != RMA_CAS && a->odt && dt_is_contig(a->odt, (size_t)a->ocount);
+    char *in = direct ? NULL : malloc(bytes ? bytes : 1), *old = NULL;
+    const char *src = direct ? (const char *)a->obuf + a->odt->true_lb : in;
     if (a->kind != RMA_ACC)
         old = malloc(bytes ? bytes : 1);
-    if (!in || (a->kind != RMA_ACC && !old)) {
+    if ((!direct && !in) || (a->kind != RMA_ACC && !old)) {
         rc = MPI_ERR_NO_MEM;
         goto out;
     }
@@ -165,14 +168,14 @@ static int start_shm(win_t *w, const rma_args_t *a)
         memcpy(a->rbuf, old, bytes);
         goto out;
     }
-    if (a->odt)
+    if (a->odt && !direct)
         dt_pack(a->odt, (size_t)a->ocount, a->obuf, 0, in, bytes);
     op_t *op = a->op->predefined && a->op->handle == MPI_REPLACE ? NULL : a->op;
     rma_shm_lock(w);
     if (a->op->handle == MPI_NO_OP)
         rma_copy_out(tbase, runs, nruns, old);
     else
-        rc = rma_apply(tbase, runs, nruns, in, op, old);
+        rc = rma_apply(tbase, runs, nruns, src, op, old);
     rma_shm_unlock(w);
     if (old)
         dt_unpack(a->rdt, (size_t)a->rcount, a->rbuf, 0, old, bytes);
