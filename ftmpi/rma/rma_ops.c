@@ -50,6 +50,18 @@ static int add_run(void *arg, MPI_Aint disp, dt_kind_t kind, size_t n)
 int rma_runs_of(dt_t *dt, int count, rma_run_t **runs, size_t *nruns)
 {
     runs_acc_t a = {NULL, 0, 0};
+    dt_kind_t k = dt->elem_kind;
+    if (dt_is_contig(dt, (size_t)count) && k != DTK_NONE &&
+        (MPI_Aint)dt_kind_size(k) == dt_kind_extent(k) && dt->size) {
+        /* one run, without walking the type element by element */
+        *runs = malloc(sizeof(rma_run_t));
+        if (!*runs)
+            return MPI_ERR_NO_MEM;
+        (*runs)[0] = (rma_run_t){dt->true_lb, (uint32_t)k, 0,
+                                 (uint64_t)count * (dt->size / dt_kind_size(k))};
+        *nruns = 1;
+        return MPI_SUCCESS;
+    }
     int rc = dt_foreach_run(dt, (size_t)count, add_run, &a);
     if (rc != 0) {
         free(a.v);
