@@ -9,7 +9,8 @@
  *
  *   rma_ft SYNC FLAVOR     SYNC: fence | pscw | lock | lockall | flush
  *                          FLAVOR: create (messages) | shared (shared memory)
- * Rank 2 (of 3) is the victim; it kills itself once the window is set up.
+ * Rank 2 (of 3) is the victim; it kills itself once the window is set up,
+ * and the survivors wait for the failure notice before the epoch.
  * Every rank that finishes prints "rma_ft: ok".
  */
 #include <mpi.h>
@@ -139,6 +140,13 @@ int main(int argc, char **argv)
         MPI_Barrier(MPI_COMM_WORLD);
         if (rank == VICTIM)
             raise(SIGKILL);
+        /* Deterministic: the survivors learn of the death before the epoch
+         * (a receive from the victim, which never sends, fails), so no
+         * epoch can complete with the victim's help before it dies. The
+         * window's calls then meet a known-dead target. */
+        long dummy;
+        CHECK(MPI_Recv(&dummy, 1, MPI_LONG, VICTIM, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
+                  MPI_SUCCESS, "a receive from the dead victim succeeded");
         int before = handler_calls;
         rc = epoch(w, MPI_COMM_WORLD, sync, VICTIM);
         int cls = -1;
