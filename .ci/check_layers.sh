@@ -10,6 +10,7 @@
 #                   (core and runtime serve every layer above the transport)
 #   3 p2p/          matching, protocols, progress
 #   4 coll/         collectives
+#   4 rma/          one-sided communication (windows): beside coll, may use it
 #   5 ft/           failure handling and recovery: it drives p2p (fails and
 #                   drops pending traffic) and the communicators, and wraps
 #                   collectives at the API edge; nothing below calls it
@@ -47,6 +48,7 @@ layer() {
         runtime/*) L=2 ;;
         p2p/*) L=3 ;;
         coll/*) L=4 ;;
+        rma/*) L=4 ;;
         ft/*) L=5 ;;
         api/*) L=6 ;;
         *) L='?' ;;

@@ -104,6 +104,21 @@ int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *copy_fn,
                          (void (*)(void))delete_fn, keyval, extra_state, 0);
 }
 
+API_WEAK(Win_create_keyval)
+int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *copy_fn,
+                           MPI_Win_delete_attr_function *delete_fn, int *keyval,
+                           void *extra_state)
+{
+    return keyval_create("MPI_Win_create_keyval", KV_WIN, (void (*)(void))copy_fn,
+                         (void (*)(void))delete_fn, keyval, extra_state, 0);
+}
+
+API_WEAK(Win_free_keyval)
+int PMPI_Win_free_keyval(int *keyval)
+{
+    return keyval_free("MPI_Win_free_keyval", KV_WIN, keyval);
+}
+
 API_WEAK(Keyval_free)
 int PMPI_Keyval_free(int *keyval)
 {

@@ -1,0 +1,94 @@
+/*
+ * rma_bw: one-sided latency, bandwidth and accumulate rate between two
+ * ranks (docs/rma.md). Rank 0 is the origin, rank 1 the target, which waits
+ * in MPI_Barrier meanwhile (it makes progress there: weak progress). A
+ * window from MPI_Win_allocate (--shared: MPI_Win_allocate_shared), one
+ * passive-target epoch (MPI_Win_lock_all) around everything.
+ *   put_lat / get_lat  one MPI_Put / MPI_Get + MPI_Win_flush, microseconds
+ *   put_bw             64 MPI_Put then one flush, MB/s
+ *   acc_rate           256 MPI_Accumulate(MPI_SUM) of `size` bytes of
+ *                      doubles then one flush, thousands of operations/s
+ * Each value is the median of 7 timed batches. --quick: fewer sizes.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BATCHES 7
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v) { qsort(v, BATCHES, sizeof(double), cmp); return v[BATCHES / 2]; }
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, quick = 0, shared = 0;
+    for (int i = 1; i < argc; i++) {
+        quick |= !strcmp(argv[i], "--quick");
+        shared |= !strcmp(argv[i], "--shared");
+    }
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    size_t maxsz = quick ? 65536 : 1 << 20;
+    char *buf = malloc(maxsz), *base;
+    memset(buf, 1, maxsz);
+    MPI_Win win;
+    if (shared)
+        MPI_Win_allocate_shared(rank == 1 ? (MPI_Aint)maxsz : 0, 1, MPI_INFO_NULL, MPI_COMM_WORLD,
+                                &base, &win);
+    else
+        MPI_Win_allocate((MPI_Aint)maxsz, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
+    if (rank == 0) {
+        printf("# unit put_lat us lower\n# unit get_lat us lower\n");
+        printf("# unit put_bw MB/s higher\n# unit acc_rate kops/s higher\n");
+    }
+    MPI_Win_lock_all(0, win);
+    for (size_t sz = 8; sz <= maxsz; sz *= quick ? 8 : 4) {
+        double t[4][BATCHES];
+        int reps = sz <= 4096 ? 200 : 20;
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == 0) {
+            for (int b = 0; b < BATCHES; b++) {
+                double t0 = MPI_Wtime();
+                for (int r = 0; r < reps; r++) {
+                    MPI_Put(buf, (int)sz, MPI_BYTE, 1, 0, (int)sz, MPI_BYTE, win);
+                    MPI_Win_flush(1, win);
+                }
+                t[0][b] = (MPI_Wtime() - t0) / reps * 1e6;
+                t0 = MPI_Wtime();
+                for (int r = 0; r < reps; r++) {
+                    MPI_Get(buf, (int)sz, MPI_BYTE, 1, 0, (int)sz, MPI_BYTE, win);
+                    MPI_Win_flush(1, win);
+                }
+                t[1][b] = (MPI_Wtime() - t0) / reps * 1e6;
+                t0 = MPI_Wtime();
+                for (int r = 0; r < 64; r++)
+                    MPI_Put(buf, (int)sz, MPI_BYTE, 1, 0, (int)sz, MPI_BYTE, win);
+                MPI_Win_flush(1, win);
+                t[2][b] = 64.0 * sz / (MPI_Wtime() - t0) / 1e6;
+                int n = (int)(sz / sizeof(double)), nacc = 256;
+                t0 = MPI_Wtime();
+                for (int r = 0; r < nacc; r++)
+                    MPI_Accumulate(buf, n, MPI_DOUBLE, 1, 0, n, MPI_DOUBLE, MPI_SUM, win);
+                MPI_Win_flush(1, win);
+                t[3][b] = nacc / (MPI_Wtime() - t0) / 1e3;
+            }
+            printf("put_lat %zu %.3f\n", sz, median(t[0]));
+            printf("get_lat %zu %.3f\n", sz, median(t[1]));
+            printf("put_bw %zu %.1f\n", sz, median(t[2]));
+            printf("acc_rate %zu %.1f\n", sz, median(t[3]));
+            fflush(stdout);
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    MPI_Win_unlock_all(win);
+    MPI_Win_free(&win);
+    free(buf);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,171 @@
+/*
+ * One-sided communication (MPI-3 RMA), docs/rma.md. A layer at the level
+ * of the collectives: it uses p2p, coll and core, never ft or api.
+ *
+ * A window owns a hidden duplicate of its communicator. Every operation on
+ * a window that is not shared memory is a message on that communicator:
+ *
+ *   origin -> target  RMA_TAG_REQ   header, target runs, packed data
+ *   target -> origin  reply tag     the op's own tag: an empty ack, or the
+ *                                   data of a get / the old values of a
+ *                                   get-accumulate, received straight into
+ *                                   the origin's result buffer
+ *   target -> origin  RMA_TAG_POST  MPI_Win_post
+ *   origin -> target  RMA_TAG_DONE  MPI_Win_complete
+ *
+ * The origin posts the receive of the reply before it sends the request,
+ * so completing an operation is completing that receive, and a dead target
+ * fails it (p2p_peer_failed): flush, unlock, complete and fence then return
+ * the failure instead of waiting. The target takes requests from the
+ * progress engine (a progress hook): weak progress, as the standard allows.
+ *
+ * Windows from MPI_Win_allocate_shared live in one memfd segment mapped by
+ * every member (all on one host); their puts, gets and accumulates are
+ * loads and stores, accumulates under a robust process-shared mutex in the
+ * segment. Locks and PSCW use messages in both kinds of windows.
+ */
+#ifndef FTMPI_RMA_RMA_H
+#define FTMPI_RMA_RMA_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#include "mpi.h"
+#include "core/comm.h"
+#include "core/datatype.h"
+#include "core/errhandler.h"
+#include "core/group.h"
+#include "core/info.h"
+#include "core/op.h"
+#include "core/request.h"
+#include "util/list.h"
+
+enum { RMA_TAG_REQ = 1, RMA_TAG_POST = 2, RMA_TAG_DONE = 3, RMA_TAG_FIRST_REPLY = 16 };
+
+/* Where an access epoch to a target comes from. */
+enum { EP_NONE = 0, EP_FENCE = 1, EP_PSCW = 2, EP_LOCK_SHARED = 3, EP_LOCK_EXCL = 4 };
+
+typedef struct rma_region {  /* MPI_Win_attach */
+    list_node_t link;
+    uintptr_t base;
+    size_t size;
+} rma_region_t;
+
+typedef struct rma_lockreq { /* a lock request waiting at the target */
+    list_node_t link;
+    int origin, type;
+    int tag;
+} rma_lockreq_t;
+
+typedef struct win {
+    int handle;
+    comm_t *comm;           /* hidden duplicate of the creating communicator */
+    int rank, size;
+    void *base;
+    MPI_Aint bytes;
+    int disp_unit;
+    int flavor;             /* MPI_WIN_FLAVOR_* */
+    int model;              /* MPI_WIN_SEPARATE or MPI_WIN_UNIFIED */
+    MPI_Aint *sizes;        /* [size] every member's window size */
+    int *disp_units;        /* [size] */
+    errh_t *errh;
+    void *attrs;
+    info_t *info;
+    char name[MPI_MAX_OBJECT_NAME];
+    list_node_t all;
+    /* shared memory (MPI_Win_allocate_shared) */
+    void *seg;              /* the mapping: lock page, then the members' parts */
+    size_t seg_len;
+    MPI_Aint *offs;         /* [size] offset of each member's part in seg */
+    /* dynamic windows */
+    list_node_t regions;
+    /* origin side */
+    list_node_t ops;        /* rma_op_t not swept yet */
+    int nops;
+    int *pending;           /* [size] operations to each target not completed */
+    int *err;               /* [size] first error of an operation to a target */
+    uint32_t next_tag;
+    int fence;              /* a fence epoch is open (a fence without NOSUCCEED) */
+    int *access;            /* [size] EP_* of the epoch on each target */
+    int lock_all;
+    group_t *start_group;   /* MPI_Win_start, until complete */
+    /* target side */
+    group_t *post_group;    /* MPI_Win_post, until wait/test say done */
+    req_t **done_reqs;      /* [post_group->size] receives of RMA_TAG_DONE */
+    list_node_t inq;        /* rma_in_t taken, in arrival order */
+    list_node_t tsends;     /* rma_out_t replies still being sent */
+    int excl_holder;        /* rank with the exclusive lock, -1 */
+    int nshared;
+    int *shared_by;         /* [size] shared locks held by each origin */
+    list_node_t lockq;      /* rma_lockreq_t */
+} win_t;
+
+/* ---- windows (win.c) ---- */
+win_t *win_get(MPI_Win h);
+/* flavor: MPI_WIN_FLAVOR_CREATE (base given), ALLOCATE, SHARED, DYNAMIC.
+ * Collective over c. *basep gets the memory of ALLOCATE and SHARED. */
+int rma_win_create(comm_t *c, int flavor, void *base, MPI_Aint size, int disp_unit, info_t *info,
+                   void *basep, win_t **out);
+int rma_win_free(win_t *w);
+/* Base, size and disp_unit of member r of a shared window. */
+int rma_shared_query(win_t *w, int r, MPI_Aint *size, int *disp_unit, void *baseptr);
+int rma_attach(win_t *w, void *base, MPI_Aint size);
+int rma_detach(win_t *w, const void *base);
+
+/* ---- operations (rma_ops.c) ---- */
+enum { RMA_PUT = 1, RMA_GET, RMA_ACC, RMA_GACC, RMA_CAS, RMA_LOCK, RMA_UNLOCK };
+typedef struct {
+    int kind;               /* RMA_PUT ... RMA_CAS */
+    const void *obuf; int ocount; dt_t *odt;      /* origin (put, acc) */
+    const void *cbuf;                             /* compare (cas) */
+    void *rbuf; int rcount; dt_t *rdt;            /* result (get, gacc, cas) */
+    int target; MPI_Aint tdisp; int tcount; dt_t *tdt;
+    op_t *op;
+    int locktype;                                 /* RMA_LOCK: MPI_LOCK_* */
+} rma_args_t;
+/* Start one operation; with ureq, also a request that completes with it. */
+int rma_start(win_t *w, const rma_args_t *a, req_t **ureq);
+
+/* ---- synchronization (rma_sync.c) ---- */
+int rma_fence(win_t *w, int assert_);
+int rma_start_epoch(win_t *w, group_t *g);
+int rma_complete(win_t *w);
+int rma_post(win_t *w, group_t *g);
+int rma_wait(win_t *w, int *flag);   /* flag NULL: wait; else test */
+int rma_lock(win_t *w, int type, int target);
+int rma_unlock(win_t *w, int target);
+int rma_lock_all(win_t *w);
+int rma_unlock_all(win_t *w);
+int rma_flush(win_t *w, int target); /* -1: every target */
+int rma_can_access(const win_t *w, int target); /* may origin ops go to target now? */
+
+/* ---- internals shared by the files of this layer ---- */
+/* A run of n basic units of one kind at byte disp of the target. */
+typedef struct {
+    int64_t disp;
+    uint32_t kind;
+    uint32_t pad;
+    uint64_t n;
+} rma_run_t;
+int rma_runs_of(dt_t *dt, int count, rma_run_t **runs, size_t *nruns);
+size_t rma_runs_bytes(const rma_run_t *runs, size_t n);
+/* Apply (kind, op) at base over the runs with packed input `in`; with old,
+ * first copy the current values out (packed). op NULL: replace. */
+int rma_apply(char *base, const rma_run_t *runs, size_t n, const char *in, op_t *op, char *old);
+void rma_copy_out(const char *base, const rma_run_t *runs, size_t n, char *out);
+int rma_progress(void);              /* the progress hook */
+void rma_sweep(win_t *w, int all);   /* free finished operation records */
+int rma_wait_pending(win_t *w, int target);
+void rma_shm_lock(win_t *w);
+void rma_shm_unlock(win_t *w);
+/* Target side: handle one request from origin (rma_target.c). */
+void rma_target_poll(win_t *w);
+void rma_lock_release_dead(win_t *w);
+void rma_target_drain(win_t *w);  /* before the window goes */
+/* Is target's process dead (no reply will come)? */
+int rma_peer_dead(win_t *w, int r);
+/* No member dead and the communicator not touched by a recovery. */
+int rma_healthy(win_t *w);
+list_node_t *rma_windows(void);
+
+#endif
