@@ -61,6 +61,8 @@ int api_fail_early(MPI_Comm comm, int code, const char *fname);
 int api_bad_type(MPI_Datatype h, const dt_t *dt);
 int api_bad_tag(int tag);
 int api_bad_rank(comm_t *c, int r);
+/* MPI_Finalize: release the types MPI_Type_create_f90_* made. */
+void api_type_f90_fini(void);
 /* FT: is communication on c allowed now? MPI_SUCCESS or the error. */
 int api_comm_usable(comm_t *c);
 

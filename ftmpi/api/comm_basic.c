@@ -212,13 +212,21 @@ int api_comm_dup_extras(comm_t *c, comm_t *n)
     return attr_copy(KV_COMM, c->attrs, c->handle, &n->attrs);
 }
 
+int api_ctx_agree_live(comm_t *c, int np, uint32_t *ctx)
+{
+    ft_coll_t f;
+    int rc = ft_live_begin(&f, c);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    ctx_party_t pt;
+    ctx_party_of(c, &pt);
+    return ft_coll_end(&f, ctx_agree(&pt, np, ctx));
+}
+
 int api_comm_dup(comm_t *c, comm_t **out)
 {
-    ctx_party_t pt;
     uint32_t ctx[CTX_MAX_PAIRS];
-    int np = api_ctx_pairs(c->is_inter);
-    ctx_party_of(c, &pt);
-    int rc = ctx_agree(&pt, np, ctx);
+    int rc = api_ctx_agree_live(c, api_ctx_pairs(c->is_inter), ctx);
     if (rc != MPI_SUCCESS)
         return rc;
     comm_t *n;

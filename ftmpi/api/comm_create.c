@@ -46,7 +46,20 @@ static group_t *members_of_color(const group_t *g, const int *ck, int color)
     return out;
 }
 
+static int split_live(comm_t *c, int color, int key, comm_t **out);
+
 int api_comm_split_intra(comm_t *c, int color, int key, comm_t **out)
+{
+    /* Under BLANK the whole split runs over the live members: a gap has
+     * no color and is in no new communicator (docs/ft.md). */
+    ft_coll_t f;
+    int rc = ft_live_begin(&f, c);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return ft_coll_end(&f, split_live(c, color, key, out));
+}
+
+static int split_live(comm_t *c, int color, int key, comm_t **out)
 {
     int mine[2] = {color, key};
     int *all = malloc((size_t)c->size * 2 * sizeof(int));
@@ -223,9 +236,7 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     } else {
         /* MPI-2.2: processes may name different, disjoint subgroups. */
         uint32_t ctx[1];
-        ctx_party_t pt;
-        ctx_party_of(c, &pt);
-        rc = ctx_agree(&pt, 1, ctx);
+        rc = api_ctx_agree_live(c, 1, ctx);
         if (rc == MPI_SUCCESS && g->rank == MPI_UNDEFINED)
             api_ctx_release(ctx, 1);
         else if (rc == MPI_SUCCESS)

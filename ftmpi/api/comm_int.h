@@ -43,6 +43,10 @@ int api_comm_build(comm_t *parent, group_t *local, group_t *remote, const uint32
  * (copy callbacks), topology, info hints (Comm_dup, Comm_idup). */
 int api_comm_dup_extras(comm_t *c, comm_t *n);
 
+/* Agree on np context pairs for a communicator built from c, over c's
+ * live members (under BLANK its gaps take no part: docs/ft.md). */
+int api_ctx_agree_live(comm_t *c, int np, uint32_t *ctx);
+
 /* Give back n agreed context pairs that this process does not use. */
 void api_ctx_release(const uint32_t *ctx, int n);
 

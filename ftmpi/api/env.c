@@ -88,6 +88,7 @@ int PMPI_Finalize(void)
     progress_wait(no_orphans, NULL);
     /* ULFM: answer for our agreements until every member has them. */
     ulfm_finalize();
+    api_type_f90_fini();
     /* After finalize no error handler exists: the code is returned. */
     API_LEAVE_RAISED(ft_lib_finalize());
     API_END();

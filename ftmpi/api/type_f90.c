@@ -100,3 +100,13 @@ int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
     return create_f90("MPI_Type_create_f90_integer", MPI_COMBINER_F90_INTEGER, MPI_UNDEFINED, r,
                       newtype);
 }
+
+void api_type_f90_fini(void)
+{
+    for (int i = 0; i < ncache; i++) {
+        dt_t *dt = dt_get(cache[i].type);
+        if (dt)
+            dt_f90_free(dt);
+    }
+    ncache = 0;
+}

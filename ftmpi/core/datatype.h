@@ -135,6 +135,8 @@ int dt_create_dup(dt_t *old, dt_t **out);
  * layout whose envelope is the F90 combiner with (p, r), or (r) for
  * integers, and no child types (base is kept as the record's impl). */
 int dt_create_f90(int combiner, int p, int r, dt_t *base, dt_t **out);
+/* The library's own release of such a type (MPI_Finalize). */
+void dt_f90_free(dt_t *dt);
 int dt_create_subarray(int ndims, const int *sizes, const int *subsizes, const int *starts,
                        int order, dt_t *old, dt_t **out);
 int dt_create_darray(int size, int rank, int ndims, const int *gsizes, const int *distribs,

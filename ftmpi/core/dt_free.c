@@ -27,22 +27,38 @@ int dt_publish(dt_t *dt)
     return MPI_SUCCESS;
 }
 
-int dt_user_free(dt_t *dt)
+static int user_free(dt_t *dt)
 {
     int rc = MPI_SUCCESS;
-    if (dt->predefined || dt->urefs <= 0)
-        return MPI_ERR_TYPE;
-    const dt_env_t *e = dt->envelope;
-    if (e && (e->combiner == MPI_COMBINER_F90_REAL || e->combiner == MPI_COMBINER_F90_COMPLEX ||
-              e->combiner == MPI_COMBINER_F90_INTEGER))
-        return err_cause(MPI_ERR_TYPE, "a type from MPI_Type_create_f90_* stands for a "
-                                       "predefined type and cannot be freed");
     if (--dt->urefs == 0) {
         dt->freed = 1;
         rc = attr_clear(KV_TYPE, &dt->attrs, dt->handle);
     }
     dt_release(dt);
     return rc;
+}
+
+static int is_f90(const dt_t *dt)
+{
+    const dt_env_t *e = dt->envelope;
+    return e && (e->combiner == MPI_COMBINER_F90_REAL || e->combiner == MPI_COMBINER_F90_COMPLEX ||
+                 e->combiner == MPI_COMBINER_F90_INTEGER);
+}
+
+int dt_user_free(dt_t *dt)
+{
+    if (dt->predefined || dt->urefs <= 0)
+        return MPI_ERR_TYPE;
+    if (is_f90(dt))
+        return err_cause(MPI_ERR_TYPE, "a type from MPI_Type_create_f90_* stands for a "
+                                       "predefined type and cannot be freed");
+    return user_free(dt);
+}
+
+void dt_f90_free(dt_t *dt)
+{
+    if (is_f90(dt) && dt->urefs > 0)
+        user_free(dt);
 }
 
 void dt_release(dt_t *dt)

@@ -75,6 +75,10 @@ typedef struct {
 } ft_coll_t;
 int ft_coll_begin(ft_coll_t *f, comm_t *c, void *rbuf, size_t rcount, dt_t *rdt, int *root);
 int ft_coll_end(ft_coll_t *f, int rc);
+/* The BLANK part alone, for the collective steps of building a
+ * communicator (context agreement, split's exchange): while c has gaps it
+ * runs over c's live members until ft_coll_end. No ATOMIC vote. */
+int ft_live_begin(ft_coll_t *f, comm_t *c);
 /* For collectives whose receive buffer has one slot of slot_count
  * elements per rank (gather, allgather, alltoall): under BLANK the gaps'
  * slots are left untouched and the others land at their ranks' places. */

@@ -94,7 +94,9 @@ static void slots_fix(ft_coll_t *f)
     free(pos);
 }
 
-int ft_coll_begin(ft_coll_t *f, comm_t *c, void *rbuf, size_t rcount, dt_t *rdt, int *root)
+/* BLANK: run over the live members of c (group swapped until
+ * ft_coll_end), root translated. */
+static int live_view(ft_coll_t *f, comm_t *c, int *root)
 {
     memset(f, 0, sizeof(*f));
     f->c = c;
@@ -127,6 +129,19 @@ int ft_coll_begin(ft_coll_t *f, comm_t *c, void *rbuf, size_t rcount, dt_t *rdt,
             *root = newroot;
         }
     }
+    return MPI_SUCCESS;
+}
+
+int ft_live_begin(ft_coll_t *f, comm_t *c)
+{
+    return live_view(f, c, NULL);
+}
+
+int ft_coll_begin(ft_coll_t *f, comm_t *c, void *rbuf, size_t rcount, dt_t *rdt, int *root)
+{
+    int rc = live_view(f, c, root);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (ftg.coll_mode == FTMPI_COLL_MODE_ATOMIC && ftg.comm_mode != FTMPI_COMM_MODE_ABORT &&
         !ftg.singleton) {
         f->atomic = 1;

@@ -299,7 +299,8 @@ static int build_msg(win_t *w, const rma_args_t *a, uint32_t tag, void **msgp, s
     h->disp = (int64_t)a->tdisp * (w->flavor == MPI_WIN_FLAVOR_DYNAMIC ? 1 : w->disp_units[a->target]);
     h->nruns = nruns;
     h->data = data;
-    memcpy(m + sizeof(*h), runs, nruns * sizeof(rma_run_t));
+    if (nruns) /* runs is NULL when there are none */
+        memcpy(m + sizeof(*h), runs, nruns * sizeof(rma_run_t));
     char *d = m + sizeof(*h) + nruns * sizeof(rma_run_t);
     if (a->kind == RMA_CAS) {
         memcpy(d, a->cbuf, tbytes);

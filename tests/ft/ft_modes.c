@@ -156,6 +156,25 @@ int main(int argc, char **argv)
                               MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             CHECK(rc == MPI_SUCCESS && got == peer, "live pair: rc %d got %d", rc, got);
         }
+        /* Communicators built from one with a gap hold its live members:
+         * colors 0 (ranks 0, 2) and 1 (rank 3; rank 1 is the gap). */
+        MPI_Comm sc = MPI_COMM_NULL;
+        rc = MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &sc);
+        CHECK(rc == MPI_SUCCESS, "split with a gap gave %d", rc);
+        if (rc == MPI_SUCCESS) {
+            int ssize = -1, ssum = 0;
+            MPI_Comm_size(sc, &ssize);
+            CHECK(ssize == (rank % 2 ? 1 : 2), "split: size %d", ssize);
+            rc = MPI_Allreduce(&rank, &ssum, 1, MPI_INT, MPI_SUM, sc);
+            CHECK(rc == MPI_SUCCESS && ssum == (rank % 2 ? 3 : 2), "split allreduce rc %d sum %d",
+                  rc, ssum);
+            MPI_Comm_free(&sc);
+        }
+        MPI_Comm dc = MPI_COMM_NULL;
+        rc = MPI_Comm_dup(nc, &dc);
+        CHECK(rc == MPI_SUCCESS, "dup of a communicator with a gap gave %d", rc);
+        if (rc == MPI_SUCCESS)
+            MPI_Comm_free(&dc);
         MPI_Comm_free(&nc);
     }
     if (big) {

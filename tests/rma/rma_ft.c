@@ -35,6 +35,16 @@ static int fails;
 static int handler_calls;
 static void handler(MPI_Win *w, int *code, ...) { (void)w; (void)code; handler_calls++; }
 
+/* Memory given to MPI_Win_create, freed before MPI_Finalize. */
+static long *created[2];
+static int ncreated;
+
+static void free_created(void)
+{
+    while (ncreated > 0)
+        free(created[--ncreated]);
+}
+
 static MPI_Win make_win(MPI_Comm comm, const char *flavor, long **mem)
 {
     MPI_Win w;
@@ -43,6 +53,7 @@ static MPI_Win make_win(MPI_Comm comm, const char *flavor, long **mem)
         rc = MPI_Win_allocate_shared(8 * sizeof(long), sizeof(long), MPI_INFO_NULL, comm, mem, &w);
     else { /* MPI_Win_create: the message path (allocate would map shared memory) */
         *mem = malloc(8 * sizeof(long));
+        created[ncreated++] = *mem;
         rc = MPI_Win_create(*mem, 8 * sizeof(long), sizeof(long), MPI_INFO_NULL, comm, &w);
     }
     CHECK(rc == MPI_SUCCESS, "window creation: %d", rc);
@@ -176,6 +187,7 @@ int main(int argc, char **argv)
     MPI_Comm live = comm;
     if (*mode == FTMPI_COMM_MODE_BLANK) {
         MPI_Errhandler_free(&eh);
+        free_created();
         if (!fails) /* one write: lines of several ranks must not mix */
             (void)!write(1, "rma_ft: ok\n", 11);
         MPI_Finalize();
@@ -191,6 +203,7 @@ int main(int argc, char **argv)
         for (int r = 0; r < size - (!strcmp(sync, "pscw") ? 1 : 0); r++)
             CHECK(mem[r] == 42, "after recovery: mem[%d]=%ld", r, mem[r]);
     MPI_Win_free(&w2);
+    free_created();
     MPI_Errhandler_free(&eh);
     if (live != comm)
         MPI_Comm_free(&live);
