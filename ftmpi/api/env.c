@@ -8,6 +8,7 @@
 
 #include "runtime/init.h"
 #include "ft/ft.h"
+#include "rma/rma.h"
 
 /*
  * A second MPI_Init (or one after MPI_Finalize) is erroneous (MPI-4 11.2.1).
@@ -89,6 +90,7 @@ int PMPI_Finalize(void)
     /* ULFM: answer for our agreements until every member has them. */
     ulfm_finalize();
     api_type_f90_fini();
+    rma_reap(); /* RMA operations a failure cut off */
     /* After finalize no error handler exists: the code is returned. */
     API_LEAVE_RAISED(ft_lib_finalize());
     API_END();

@@ -125,6 +125,9 @@ typedef struct {
 } rma_args_t;
 /* Start one operation; with ureq, also a request that completes with it. */
 int rma_start(win_t *w, const rma_args_t *a, req_t **ureq);
+/* Free the operations a failure cut off once p2p no longer holds their
+ * requests (a window's sweep, MPI_Finalize). */
+void rma_reap(void);
 
 /* ---- synchronization (rma_sync.c) ---- */
 int rma_fence(win_t *w, int assert_);

@@ -225,9 +225,38 @@ static void data_reply_done(req_t *r)
     reply_done(r);
 }
 
+/* Operations a failure cut off, whose requests p2p may still hold: they
+ * are freed once those have completed (rma_reap). */
+static list_node_t orphans = LIST_INIT(orphans);
+
+static void op_free(rma_op_t *o)
+{
+    if (o->send)
+        req_free(o->send);
+    if (o->reply)
+        req_free(o->reply);
+    free(o->msg);
+    free(o);
+}
+
+void rma_reap(void)
+{
+    list_node_t *n, *t;
+    list_for_each_safe(n, t, &orphans) {
+        rma_op_t *o = list_entry(n, rma_op_t, link);
+        if (o->reply && !o->reply->complete)
+            p2p_cancel(o->reply); /* nobody will answer it */
+        if ((o->reply && !o->reply->complete) || (o->send && !o->send->complete))
+            continue;
+        list_del(&o->link);
+        op_free(o);
+    }
+}
+
 void rma_sweep(win_t *w, int all)
 {
     list_node_t *n, *t;
+    rma_reap();
     list_for_each_safe(n, t, &w->ops) {
         rma_op_t *o = list_entry(n, rma_op_t, link);
         int busy = (o->reply && !o->reply->complete) || (o->send && !o->send->complete);
@@ -236,7 +265,8 @@ void rma_sweep(win_t *w, int all)
         if (busy && !rma_healthy(w)) {
             /* A failure or a recovery cut it off: nothing may complete it
              * any more (the communicator is gone). Its request objects and
-             * buffer stay with the library, unused; the operation ends. */
+             * buffer stay with the library until p2p is done with them
+             * (rma_reap); the operation ends. */
             if (o->reply)
                 o->reply->on_done = NULL;
             if (o->ureq) {
@@ -245,20 +275,16 @@ void rma_sweep(win_t *w, int all)
             }
             list_del(&o->link);
             w->nops--;
+            list_add_tail(&orphans, &o->link);
             continue;
         }
         if (o->send && !o->send->complete)
             progress_wait_req(o->send);
         if (o->reply && !o->reply->complete)
             progress_wait_req(o->reply);
-        if (o->send)
-            req_free(o->send);
-        if (o->reply)
-            req_free(o->reply);
         list_del(&o->link);
         w->nops--;
-        free(o->msg);
-        free(o);
+        op_free(o);
     }
 }
 
