@@ -46,19 +46,6 @@ static group_t *members_of_color(const group_t *g, const int *ck, int color)
     return out;
 }
 
-static int split_live(comm_t *c, int color, int key, comm_t **out);
-
-int api_comm_split_intra(comm_t *c, int color, int key, comm_t **out)
-{
-    /* Under BLANK the whole split runs over the live members: a gap has
-     * no color and is in no new communicator (docs/ft.md). */
-    ft_coll_t f;
-    int rc = ft_live_begin(&f, c);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return ft_coll_end(&f, split_live(c, color, key, out));
-}
-
 static int split_live(comm_t *c, int color, int key, comm_t **out)
 {
     int mine[2] = {color, key};
@@ -68,11 +55,8 @@ static int split_live(comm_t *c, int color, int key, comm_t **out)
     dt_t *ints = dt_get(MPI_INT);
     int rc = coll_allgather(c, mine, 2, ints, all, 2, ints);
     uint32_t ctx[1];
-    if (rc == MPI_SUCCESS) {
-        ctx_party_t pt;
-        ctx_party_of(c, &pt);
-        rc = ctx_agree(&pt, 1, ctx);
-    }
+    if (rc == MPI_SUCCESS)
+        rc = api_ctx_agree_live(c, 1, ctx); /* c is the live view already */
     *out = NULL;
     if (rc == MPI_SUCCESS && color == MPI_UNDEFINED) {
         api_ctx_release(ctx, 1);
@@ -88,6 +72,17 @@ static int split_live(comm_t *c, int color, int key, comm_t **out)
     }
     free(all);
     return rc;
+}
+
+int api_comm_split_intra(comm_t *c, int color, int key, comm_t **out)
+{
+    /* Under BLANK the whole split runs over the live members: a gap has
+     * no color and is in no new communicator (docs/ft.md). */
+    ft_coll_t f;
+    int rc = ft_live_begin(&f, c);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return ft_coll_end(&f, split_live(c, color, key, out));
 }
 
 /* Intercommunicator split: the new intercommunicator of a color joins the
