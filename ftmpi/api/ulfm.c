@@ -7,6 +7,7 @@
 #include "api/comm_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #define API_XWEAK(name) API_ALIAS(MPIX_##name, PMPIX_##name)
 
@@ -42,22 +43,19 @@ int PMPIX_Comm_is_revoked(MPI_Comm comm, int *flag)
     API_END();
 }
 
-static int shrink(comm_t *c, MPI_Comm *newcomm)
+/* The communicator a shrink decided, built over the survivors (an
+ * intercommunicator when remote is not NULL) on the agreed pairs. */
+static int build_shrunk(comm_t *c, group_t *local, group_t *remote, const uint32_t *ctx,
+                        MPI_Comm *newcomm)
 {
-    group_t *g;
-    uint32_t ctx;
-    int rc = ulfm_shrink(c, &g, &ctx);
-    if (rc != MPI_SUCCESS)
-        return rc;
     comm_t *n;
-    rc = api_comm_build(c, g, NULL, &ctx, &n);
-    group_release(g);
-    if (rc != MPI_SUCCESS) {
-        api_ctx_release(&ctx, 1);
-        return rc;
-    }
-    *newcomm = n->handle;
-    return MPI_SUCCESS;
+    int rc = api_comm_build(c, local, remote, ctx, &n); /* gives ctx back on failure */
+    group_release(local);
+    if (remote)
+        group_release(remote);
+    if (rc == MPI_SUCCESS)
+        *newcomm = n->handle;
+    return rc;
 }
 
 API_XWEAK(Comm_shrink)
@@ -67,34 +65,36 @@ int PMPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm)
     comm_t *c;
     CHECK_COMM(comm, c);
     CHECK_ULFM();
-    CHECK_INTRA(c);
     CHECK_PTR(newcomm);
     *newcomm = MPI_COMM_NULL;
-    rc = shrink(c, newcomm);
+    group_t *local, *remote;
+    uint32_t ctx[2];
+    rc = ulfm_shrink(c, &local, &remote, ctx);
+    if (rc == MPI_SUCCESS)
+        rc = build_shrunk(c, local, remote, ctx, newcomm);
     API_END();
 }
 
-/* A request that is complete from the start, with error rc. */
-static int done_request(comm_t *c, int rc, MPI_Request *request)
+/* MPIX_Comm_ishrink: the agreement runs in the background; when it is
+ * decided, the progress engine builds the communicator, writes *newcomm
+ * and completes the request. */
+typedef struct {
+    comm_t *c;
+    req_t *r;
+    MPI_Comm *newcomm;
+} ishrink_t;
+
+static void ishrink_done(void *arg, int rc, group_t *local, group_t *remote,
+                         const uint32_t *ctx)
 {
-    req_t *r = req_alloc(REQ_COLL);
-    if (!r)
-        return MPI_ERR_NO_MEM;
-    r->comm = c;
-    comm_retain(c);
-    int err = req_make_handle(r);
-    if (err != MPI_SUCCESS) {
-        req_free(r);
-        return err;
-    }
-    r->status.MPI_ERROR = rc;
-    req_complete(r);
-    *request = r->handle;
-    return MPI_SUCCESS;
+    ishrink_t *d = arg;
+    if (rc == MPI_SUCCESS)
+        rc = build_shrunk(d->c, local, remote, ctx, d->newcomm);
+    d->r->status.MPI_ERROR = rc;
+    req_complete(d->r);
+    free(d);
 }
 
-/* The shrink runs to completion inside the call (docs/ulfm.md, "Not
- * done"); the request reports its result. */
 API_XWEAK(Comm_ishrink)
 int PMPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
@@ -102,13 +102,29 @@ int PMPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     comm_t *c;
     CHECK_COMM(comm, c);
     CHECK_ULFM();
-    CHECK_INTRA(c);
     CHECK_PTR(newcomm);
     CHECK_PTR(request);
     *newcomm = MPI_COMM_NULL;
     *request = MPI_REQUEST_NULL;
-    int src = shrink(c, newcomm);
-    rc = done_request(c, src, request);
+    ishrink_t *d = malloc(sizeof *d);
+    req_t *r = req_alloc(REQ_COLL);
+    if (!d || !r || req_make_handle(r) != MPI_SUCCESS) {
+        free(d);
+        if (r)
+            req_free(r);
+        API_FAIL(MPI_ERR_NO_MEM);
+    }
+    r->comm = c;
+    comm_retain(c);
+    *d = (ishrink_t){c, r, newcomm};
+    *request = r->handle;
+    rc = ulfm_ishrink(c, ishrink_done, d);
+    if (rc != MPI_SUCCESS) { /* not started: the request reports it */
+        d->r->status.MPI_ERROR = rc;
+        req_complete(r);
+        free(d);
+        rc = MPI_SUCCESS;
+    }
     API_END();
 }
 
@@ -119,7 +135,6 @@ int PMPIX_Comm_agree(MPI_Comm comm, int *flag)
     comm_t *c;
     CHECK_COMM(comm, c);
     CHECK_ULFM();
-    CHECK_INTRA(c);
     CHECK_PTR(flag);
     rc = ulfm_agree(c, flag);
     API_END();
@@ -132,7 +147,6 @@ int PMPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request)
     comm_t *c;
     CHECK_COMM(comm, c);
     CHECK_ULFM();
-    CHECK_INTRA(c);
     CHECK_PTR(flag);
     CHECK_PTR(request);
     *request = MPI_REQUEST_NULL;
@@ -155,7 +169,6 @@ int PMPIX_Comm_failure_ack(MPI_Comm comm)
     comm_t *c;
     CHECK_COMM(comm, c);
     CHECK_ULFM();
-    CHECK_INTRA(c);
     rc = ulfm_ack(c, -1, NULL);
     API_END();
 }
@@ -167,7 +180,6 @@ int PMPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked)
     comm_t *c;
     CHECK_COMM(comm, c);
     CHECK_ULFM();
-    CHECK_INTRA(c);
     CHECK_PTR(num_acked);
     if (num_to_ack < 0)
         API_FAIL(MPI_ERR_ARG);

@@ -67,8 +67,17 @@ int ulfm_agree(comm_t *c, int *flag);
 /* Non-blocking: *r completes when decided (status.MPI_ERROR the code),
  * and *flag is written then. */
 int ulfm_iagree(comm_t *c, int *flag, req_t **r);
-/* Shrink: the group of the members alive at the agreed failure count and
- * a context pair free at all of them, claimed here. */
-int ulfm_shrink(comm_t *c, group_t **g, uint32_t *ctx);
+/* Shrink: the members alive at the agreed failure count (an
+ * intercommunicator's: *local in this process's group, *remote in the
+ * other; *remote is NULL for an intracommunicator) and the context pairs a
+ * communicator of c's kind needs (1, or 2 for an intercommunicator), free
+ * at every survivor and claimed here. */
+int ulfm_shrink(comm_t *c, group_t **local, group_t **remote, uint32_t ctx[2]);
+/* Non-blocking: fn(arg, rc, local, remote, ctx) runs from the progress
+ * engine once the shrink is decided here (groups and pairs as above,
+ * owned by fn when rc is MPI_SUCCESS). */
+typedef void ulfm_shrunk_fn(void *arg, int rc, group_t *local, group_t *remote,
+                            const uint32_t *ctx);
+int ulfm_ishrink(comm_t *c, ulfm_shrunk_fn *fn, void *arg);
 
 #endif

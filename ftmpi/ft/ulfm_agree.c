@@ -180,7 +180,7 @@ static void step(ustate_t *s, urec_t *a)
         all_up &= a->got_up[i];
         all_ack &= a->got_ack[i];
     }
-    if (!a->decided && !a->sent_up && all_up) {
+    if (!a->decided && !a->sent_up && all_up && !a->held) {
         if (s->parent < 0) {
             decide(a, a->acc, (uint32_t)a->epoch);
         } else {
@@ -333,17 +333,45 @@ void ulfm_agree_msg(ustate_t *s, int from, const um_hdr_t *h, const uint32_t *w)
     handle(s, from, h, w);
 }
 
-/* An iagree whose decision is here and whose failed set is known. */
-static int finish_ureq(ustate_t *s, urec_t *a)
+/* The flag an agreement decided, as this process reads it: the AND over
+ * all contributions, or on an intercommunicator over the other group's
+ * (see agree_words). */
+static int agreed_flag(const ustate_t *s, const urec_t *a)
 {
-    if (!a->ureq || !a->decided || ulfm_epoch(s) < (int)a->depoch)
+    if (s->nfirst == s->size)
+        return (int)a->res[AW_FLAG];
+    return (int)a->res[AW_MASK + (s->mine_first ? 1 : 0)];
+}
+
+static int agreed_code(const urec_t *a)
+{
+    return a->res[AW_ACKED] < a->depoch ? MPIX_ERR_PROC_FAILED : MPI_SUCCESS;
+}
+
+static int shrink_result(ustate_t *s, urec_t *a, group_t **local, group_t **remote,
+                         uint32_t *ctx);
+static void shrink_next(void);
+
+/* A non-blocking agreement or shrink whose decision is here and whose
+ * failed set is known: finish it. */
+static int finish_nb(ustate_t *s, urec_t *a)
+{
+    if ((!a->ureq && !a->shrunk) || !a->decided || ulfm_epoch(s) < (int)a->depoch)
         return 0;
-    *a->flag_out = (int)a->res[AW_FLAG];
-    a->ureq->status.MPI_ERROR =
-        a->res[AW_ACKED] < a->depoch ? MPIX_ERR_PROC_FAILED : MPI_SUCCESS;
+    a->consumed = 1;
+    if (a->shrunk) {
+        ulfm_shrunk_fn *fn = a->shrunk;
+        a->shrunk = NULL;
+        group_t *local = NULL, *remote = NULL;
+        uint32_t ctx[2];
+        int rc = shrink_result(s, a, &local, &remote, ctx);
+        fn(a->shrunk_arg, rc, local, remote, ctx);
+        return 1;
+    }
+    *a->flag_out = agreed_flag(s, a);
+    a->ureq->status.MPI_ERROR = agreed_code(a);
     req_t *r = a->ureq;
     a->ureq = NULL;
-    a->consumed = 1;
     req_complete(r);
     return 1;
 }
@@ -354,19 +382,19 @@ int ulfm_agree_progress(ustate_t *s)
     for (urec_t *a = s->recs; a; a = a->next)
         step(s, a);
     for (urec_t *a = s->recs; a; a = a->next)
-        n += finish_ureq(s, a);
+        n += finish_nb(s, a);
     if (s->last_rel)
-        n += finish_ureq(s, s->last_rel);
+        n += finish_nb(s, s->last_rel);
     return n;
 }
 
 /* ---- the calls ---------------------------------------------------------- */
 
-static int start(comm_t *c, const uint32_t *mine, int nw, urec_t **out)
+static int start(comm_t *c, const uint32_t *mine, int nw, int held, urec_t **out)
 {
     ustate_t *s = ulfm_state(c);
     if (!s)
-        return c->is_inter ? MPI_ERR_COMM : MPI_ERR_NO_MEM;
+        return MPI_ERR_NO_MEM;
     urec_t *a = calloc(1, sizeof *a);
     if (!a)
         return MPI_ERR_NO_MEM;
@@ -379,6 +407,7 @@ static int start(comm_t *c, const uint32_t *mine, int nw, urec_t **out)
         return MPI_ERR_NO_MEM;
     }
     memcpy(a->mine, mine, (size_t)nw * sizeof(uint32_t));
+    a->held = held;
     a->seq = s->nseq++;
     a->epoch = -1;
     a->up_epoch = -1;
@@ -409,7 +438,7 @@ static int decided_here(void *arg)
 static int run(comm_t *c, const uint32_t *mine, int nw, urec_t **out)
 {
     urec_t *a;
-    int rc = start(c, mine, nw, &a);
+    int rc = start(c, mine, nw, 0, &a);
     if (rc != MPI_SUCCESS)
         return rc;
     wait_t wt = {c->ulfm, a};
@@ -426,79 +455,215 @@ static void consumed(ustate_t *s, urec_t *a)
     rec_free(a); /* released and taken out of the list already */
 }
 
-static uint32_t my_acked(comm_t *c)
+/* This process's contribution to an agreement on flag; returns the
+ * number of words. On an intercommunicator each side must get the AND of
+ * the other side's flags: the flag goes in word AW_MASK (first group) or
+ * AW_MASK + 1 (second) and all ones in the other, which the AND keeps
+ * apart. */
+static int agree_words(const ustate_t *s, int flag, uint32_t mine[4])
 {
-    ustate_t *s = ulfm_state(c);
-    return s ? (uint32_t)s->acked : 0;
+    mine[AW_FLAG] = (uint32_t)flag;
+    mine[AW_ACKED] = (uint32_t)s->acked;
+    if (s->nfirst == s->size)
+        return 2;
+    mine[AW_FLAG] = ~0u;
+    mine[AW_MASK] = s->mine_first ? (uint32_t)flag : ~0u;
+    mine[AW_MASK + 1] = s->mine_first ? ~0u : (uint32_t)flag;
+    return 4;
 }
 
 int ulfm_agree(comm_t *c, int *flag)
 {
-    uint32_t mine[2] = {(uint32_t)*flag, my_acked(c)};
+    ustate_t *s = ulfm_state(c);
+    if (!s)
+        return MPI_ERR_NO_MEM;
+    uint32_t mine[4];
     urec_t *a;
-    int rc = run(c, mine, 2, &a);
+    int rc = run(c, mine, agree_words(s, *flag, mine), &a);
     if (rc != MPI_SUCCESS)
         return rc;
-    *flag = (int)a->res[AW_FLAG];
-    rc = a->res[AW_ACKED] < a->depoch ? MPIX_ERR_PROC_FAILED : MPI_SUCCESS;
-    consumed(c->ulfm, a);
+    *flag = agreed_flag(s, a);
+    rc = agreed_code(a);
+    consumed(s, a);
     return rc;
 }
 
 int ulfm_iagree(comm_t *c, int *flag, req_t **rp)
 {
-    uint32_t mine[2] = {(uint32_t)*flag, my_acked(c)};
+    ustate_t *s = ulfm_state(c);
+    if (!s)
+        return MPI_ERR_NO_MEM;
+    uint32_t mine[4];
+    int nw = agree_words(s, *flag, mine);
     req_t *r = req_alloc(REQ_COLL);
     if (!r)
         return MPI_ERR_NO_MEM;
     r->comm = c;
     comm_retain(c);
     urec_t *a;
-    int rc = start(c, mine, 2, &a);
+    int rc = start(c, mine, nw, 0, &a);
     if (rc != MPI_SUCCESS) {
         req_free(r);
         return rc;
     }
     a->ureq = r;
     a->flag_out = flag;
-    finish_ureq(c->ulfm, a);
+    finish_nb(s, a);
     *rp = r;
     return MPI_SUCCESS;
 }
 
-int ulfm_shrink(comm_t *c, group_t **g, uint32_t *ctx)
+/* ---- shrink ------------------------------------------------------------- */
+
+/* Survivors of the decision's epoch, split by group (list: state ranks). */
+static int survivors(ustate_t *s, urec_t *a, group_t **local, group_t **remote)
+{
+    int *list = malloc(2 * (size_t)s->size * sizeof(int));
+    if (!list)
+        return MPI_ERR_NO_MEM;
+    int *w = list + s->size, m = ulfm_alive_list(s, (int)a->depoch, list), nf = 0;
+    for (int i = 0; i < m; i++) {
+        w[i] = s->world[list[i]];
+        nf += list[i] < s->nfirst;
+    }
+    int inter = s->nfirst < s->size;
+    /* the first group's survivors are w[0, nf), the second's w[nf, m) */
+    int lo = s->mine_first ? 0 : nf, ln = s->mine_first ? nf : m - nf;
+    int ro = s->mine_first ? nf : 0, rn = m - ln;
+    int rc = MPI_SUCCESS;
+    *local = group_new(ln, w + lo);
+    *remote = inter ? group_new(rn, w + ro) : NULL;
+    if (!*local || (inter && !*remote))
+        rc = MPI_ERR_NO_MEM;
+    else if (inter && rn == 0)
+        rc = MPIX_ERR_PROC_FAILED; /* the whole other group failed */
+    if (rc != MPI_SUCCESS) {
+        if (*local)
+            group_release(*local);
+        if (*remote)
+            group_release(*remote);
+        *local = *remote = NULL;
+    }
+    free(list);
+    return rc;
+}
+
+/* The result of the decided shrink agreement a: the survivors, and the
+ * lowest context pairs free at every one of them when it contributed
+ * (1, or 2 for an intercommunicator: the second for its local part),
+ * claimed here. */
+static int shrink_result(ustate_t *s, urec_t *a, group_t **local, group_t **remote,
+                         uint32_t *ctx)
+{
+    int rc = survivors(s, a, local, remote);
+    if (rc != MPI_SUCCESS) {
+        shrink_next();
+        return rc;
+    }
+    int need = *remote ? 2 : 1, got = 0;
+    for (uint32_t pair = 0; pair < COMM_CTX_PAIRS && got < need; pair++)
+        if (a->res[AW_MASK + pair / 32] & (1u << (pair % 32))) {
+            if (comm_ctx_claim(2 * pair) != 0)
+                break; /* taken meanwhile here */
+            ctx[got++] = 2 * pair;
+        }
+    if (got < need) {
+        while (got > 0)
+            comm_ctx_release(ctx[--got]);
+        group_release(*local);
+        if (*remote)
+            group_release(*remote);
+        *local = *remote = NULL;
+        rc = MPI_ERR_INTERN; /* no pair free everywhere, or taken here */
+    }
+    shrink_next();
+    return rc;
+}
+
+/* Shrinks of this process contribute one at a time: each offers the
+ * context pairs free here, so a shrink must not offer them before the
+ * previous one claimed its own. A later shrink starts at once (its place
+ * in its communicator's order is taken) but is held: it gives no
+ * contribution until the earlier one has claimed. */
+static int shrink_busy;                 /* a shrink between contribution and claim */
+static urec_t *held_head, *held_tail;   /* held shrinks, in call order */
+
+static void shrink_words(uint32_t *mine)
+{
+    mine[AW_FLAG] = 1;
+    mine[AW_ACKED] = 0;
+    comm_ctx_mask(mine + AW_MASK);
+}
+
+/* The earlier shrink has claimed: let the next held one contribute. */
+static void shrink_next(void)
+{
+    shrink_busy = 0;
+    urec_t *a = held_head;
+    if (!a)
+        return;
+    held_head = a->next_held;
+    if (!held_head)
+        held_tail = NULL;
+    shrink_busy = 1;
+    a->held = 0;
+    shrink_words(a->mine);
+    if (!a->decided)
+        for (int i = AW_MASK; i < a->nw; i++)
+            a->acc[i] &= a->mine[i];
+    step(a->held_s, a);
+}
+
+static int shrink_start(comm_t *c, urec_t **out)
 {
     uint32_t *mine = malloc((AW_MASK + COMM_CTX_WORDS) * sizeof(uint32_t));
     if (!mine)
         return MPI_ERR_NO_MEM;
-    mine[AW_FLAG] = 1;
-    mine[AW_ACKED] = 0;
-    comm_ctx_mask(mine + AW_MASK);
+    int hold = shrink_busy;
+    if (hold) /* contributes nothing until released (all ones: AND neutral) */
+        memset(mine, 0xff, (AW_MASK + COMM_CTX_WORDS) * sizeof(uint32_t));
+    else
+        shrink_words(mine);
+    ustate_t *s = ulfm_state(c);
     urec_t *a;
-    int rc = run(c, mine, AW_MASK + COMM_CTX_WORDS, &a);
+    int rc = s ? start(c, mine, AW_MASK + COMM_CTX_WORDS, hold, &a) : MPI_ERR_NO_MEM;
     free(mine);
     if (rc != MPI_SUCCESS)
         return rc;
-    ustate_t *s = c->ulfm;
-    int *list = malloc((size_t)s->size * sizeof(int));
-    rc = MPI_ERR_NO_MEM;
-    if (list) {
-        int m = ulfm_alive_list(s, (int)a->depoch, list);
-        for (int i = 0; i < m; i++)
-            list[i] = s->world[list[i]];
-        *g = group_new(m, list);
-        free(list);
-        rc = *g ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    shrink_busy = 1;
+    if (hold) {
+        a->held_s = s;
+        if (held_tail)
+            held_tail->next_held = a;
+        else
+            held_head = a;
+        held_tail = a;
     }
-    /* The lowest pair free at every survivor when it contributed. */
-    uint32_t pair = 0;
-    while (pair < COMM_CTX_PAIRS && !(a->res[AW_MASK + pair / 32] & (1u << (pair % 32))))
-        pair++;
-    if (rc == MPI_SUCCESS && (pair == COMM_CTX_PAIRS || comm_ctx_claim(2 * pair) != 0)) {
-        group_release(*g);
-        rc = MPI_ERR_INTERN; /* no id free everywhere, or taken meanwhile here */
-    }
-    *ctx = 2 * pair;
-    consumed(s, a);
+    *out = a;
+    return MPI_SUCCESS;
+}
+
+int ulfm_shrink(comm_t *c, group_t **local, group_t **remote, uint32_t ctx[2])
+{
+    urec_t *a;
+    int rc = shrink_start(c, &a);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    wait_t wt = {c->ulfm, a};
+    progress_wait(decided_here, &wt);
+    rc = shrink_result(c->ulfm, a, local, remote, ctx);
+    consumed(c->ulfm, a);
     return rc;
+}
+
+int ulfm_ishrink(comm_t *c, ulfm_shrunk_fn *fn, void *arg)
+{
+    urec_t *a;
+    int rc = shrink_start(c, &a);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    a->shrunk = fn;
+    a->shrunk_arg = arg;
+    finish_nb(c->ulfm, a);
+    return MPI_SUCCESS;
 }

@@ -28,14 +28,6 @@ int ulfm_enabled(void)
     return ftg.comm_mode == FTMPI_COMM_MODE_ULFM;
 }
 
-static uint32_t group_hash(const group_t *g)
-{
-    uint32_t h = 2166136261u ^ (uint32_t)g->size;
-    for (int i = 0; i < g->size; i++)
-        h = (h ^ (uint32_t)g->world[i]) * 16777619u;
-    return h;
-}
-
 static ustate_t *find_state(uint32_t ctx, uint32_t ghash, uint32_t inc)
 {
     for (ustate_t *s = states; s; s = s->next)
@@ -44,33 +36,62 @@ static ustate_t *find_state(uint32_t ctx, uint32_t ghash, uint32_t inc)
     return NULL;
 }
 
+/* The members of c as the state lists them (see ustate_t): for an
+ * intercommunicator both groups, the one led by the lower world rank
+ * first. */
+static int members(const comm_t *c, ustate_t *s)
+{
+    const group_t *a = c->group, *b = c->rgroup;
+    s->mine_first = 1;
+    if (b && b->world[0] < a->world[0]) {
+        const group_t *t = a;
+        a = b;
+        b = t;
+        s->mine_first = 0;
+    }
+    s->nfirst = a->size;
+    s->size = a->size + (b ? b->size : 0);
+    s->rank = s->mine_first ? c->rank : b->size + c->rank;
+    s->world = malloc((size_t)s->size * sizeof(int));
+    if (!s->world)
+        return -1;
+    memcpy(s->world, a->world, (size_t)a->size * sizeof(int));
+    if (b)
+        memcpy(s->world + a->size, b->world, (size_t)b->size * sizeof(int));
+    return 0;
+}
+
+static uint32_t world_hash(const int *world, int n)
+{
+    uint32_t h = 2166136261u ^ (uint32_t)n;
+    for (int i = 0; i < n; i++)
+        h = (h ^ (uint32_t)world[i]) * 16777619u;
+    return h;
+}
+
 /* The state of c, made when c is registered (or, for MPI_COMM_WORLD and
  * MPI_COMM_SELF, at first use). States are kept until MPI_Finalize. */
 ustate_t *ulfm_state(comm_t *c)
 {
     if (c->ulfm)
         return c->ulfm;
-    if (c->is_inter || !ulfm_enabled() || c == ulfm_chan)
+    if (!ulfm_enabled() || c == ulfm_chan)
         return NULL;
-    uint32_t gh = group_hash(c->group), inc = 1;
-    for (ustate_t *o = states; o; o = o->next)
-        if (o->ctx == c->ctx && o->ghash == gh && o->inc >= inc)
-            inc = o->inc + 1;
     ustate_t *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    s->world = malloc((size_t)c->size * sizeof(int));
-    if (!s->world) {
+    if (members(c, s) != 0) {
         free(s);
         return NULL;
     }
-    memcpy(s->world, c->group->world, (size_t)c->size * sizeof(int));
+    uint32_t gh = world_hash(s->world, s->size), inc = 1;
+    for (ustate_t *o = states; o; o = o->next)
+        if (o->ctx == c->ctx && o->ghash == gh && o->inc >= inc)
+            inc = o->inc + 1;
     s->comm = c;
     s->ctx = c->ctx;
     s->ghash = gh;
     s->inc = inc;
-    s->size = c->size;
-    s->rank = c->rank;
     s->rel_epoch_sent = -1;
     s->tree_epoch = -1;
     s->next = states;

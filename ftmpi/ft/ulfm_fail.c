@@ -126,7 +126,7 @@ int ulfm_failed_group(comm_t *c, int acked_only, group_t **out)
         return MPI_ERR_NO_MEM;
     int n = failed_members(c, w);
     if (acked_only) {
-        ustate_t *s = c->is_inter ? NULL : ulfm_state(c);
+        ustate_t *s = ulfm_state(c);
         int a = s ? s->acked : 0;
         if (a < n)
             n = a;
@@ -138,7 +138,7 @@ int ulfm_failed_group(comm_t *c, int acked_only, group_t **out)
 
 int ulfm_wildcard_blocked(comm_t *c)
 {
-    if (!ulfm_enabled() || c->is_inter)
+    if (!ulfm_enabled())
         return 0;
     ustate_t *s = ulfm_state(c);
     return s && ulfm_epoch(s) > s->acked;
@@ -146,8 +146,6 @@ int ulfm_wildcard_blocked(comm_t *c)
 
 int ulfm_ack(comm_t *c, int num_to_ack, int *num_acked)
 {
-    if (c->is_inter)
-        return MPI_ERR_COMM;
     ustate_t *s = ulfm_state(c);
     if (!s)
         return MPI_ERR_NO_MEM;

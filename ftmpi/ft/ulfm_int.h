@@ -37,6 +37,12 @@ typedef struct urec {
     int up_epoch;         /* latest epoch we sent an undecided UP in, or -1 */
     req_t *ureq;          /* MPIX_Comm_iagree's request, or NULL */
     int *flag_out;
+    ulfm_shrunk_fn *shrunk; /* MPIX_Comm_ishrink's continuation, or NULL */
+    void *shrunk_arg;
+    int held;             /* a shrink waiting for this process's earlier one
+                           * to claim its pairs: it does not contribute yet */
+    struct urec *next_held;
+    struct ustate *held_s;
 } urec_t;
 
 /* A stashed message (for a later epoch, a later agreement, or a
@@ -60,6 +66,12 @@ typedef struct ustate {
                            * on every member (they are made collectively) */
     int size, rank;
     int *world;           /* [size] members' world ranks */
+    /* An intercommunicator's state spans both groups: world lists first
+     * the group whose first member has the lower world rank (the same
+     * order everywhere), nfirst members, then the other; rank is this
+     * process's position in that list. For an intracommunicator nfirst
+     * is size and mine_first 1. */
+    int nfirst, mine_first;
     int revoked;
     int stash_revoked;    /* a REVOKE came before the communicator was made */
     int acked;            /* failures acknowledged (first `acked` of the list) */

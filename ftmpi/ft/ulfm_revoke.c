@@ -25,6 +25,8 @@ static void mark(ustate_t *s)
     s->revoked = 1;
     if (s->comm) {
         p2p_fail_pending(s->comm, MPIX_ERR_REVOKED, P2P_ALL);
+        if (s->comm->local_comm) /* an intercommunicator's local half */
+            p2p_fail_pending(s->comm->local_comm, MPIX_ERR_REVOKED, P2P_ALL);
         ulfm_revoked_parked(s->comm);
     }
     um_hdr_t h = {UM_REVOKE, s->ctx, s->ghash, s->inc, 0, 0, 0, 0, 0};
@@ -40,7 +42,7 @@ int ulfm_revoke(comm_t *c)
 {
     ustate_t *s = ulfm_state(c);
     if (!s)
-        return c->is_inter ? MPI_ERR_COMM : MPI_ERR_NO_MEM;
+        return MPI_ERR_NO_MEM;
     mark(s);
     return MPI_SUCCESS;
 }
