@@ -153,6 +153,7 @@ int mw_net_open(mw_net_t *n, int restarted);
 void mw_net_close(mw_net_t *n);
 int mw_net_post(mw_net_t *n);
 void mw_net_retire_slots(mw_net_t *n);
+int mw_net_await_payloads(mw_net_t *n, double seconds);
 int mw_net_send(mw_net_t *n, int dest, int kind, int64_t index, int epoch, int flags,
                 const void *payload, size_t len);
 /* Next message (caller owns it: mw_msg_free). timeout < 0: wait for ever.

@@ -231,6 +231,8 @@ void mw_net_close(mw_net_t *n)
         free(n->postbuf[i]);
         n->postbuf[i] = NULL;
     }
+    if (mw_net_await_payloads(n, 2.0))
+        mw_dbg(n, "a payload from before a recovery did not arrive");
     mw_msg_t *m;
     while ((m = mw_queue_pop(n)))
         mw_msg_free(m);
@@ -249,6 +251,8 @@ void mw_net_close(mw_net_t *n)
     if (n->zombies)
         fprintf(stderr, "mw: launch rank %d: a message sent before a recovery was never received; "
                         "MPI_Finalize may wait for it\n", n->id);
+    for (mw_out_t *o = n->zombies; o; o = o->next)
+        mw_dbg(n, "unreceived: %s index %lld", mw_kind_name(o->kind), (long long)o->index);
     while (n->zombies) {
         mw_out_t *o = n->zombies;
         n->zombies = o->next;

@@ -127,8 +127,9 @@ int mw_net_repost_queue(mw_net_t *n)
             m->repost = 0;
             int rc = MPI_Irecv(m->pay.data, (int)m->h.len, MPI_BYTE, MPI_ANY_SOURCE, m->h.ptag,
                                n->comm, &m->preq);
-            if (rc != MPI_SUCCESS) {
+            if (rc != MPI_SUCCESS) { /* another failure: again after its recovery */
                 m->preq = MPI_REQUEST_NULL;
+                m->repost = 1;
                 return mw_net_classify(n, rc, "MPI_Irecv (payload)");
             }
         }
@@ -172,8 +173,17 @@ static int take_slot(mw_net_t *n, int i, const MPI_Status *st)
         int rc = MPI_Irecv(m->pay.data, (int)h.len, MPI_BYTE, MPI_ANY_SOURCE, h.ptag, n->comm,
                            &m->preq);
         if (rc != MPI_SUCCESS) {
+            /* A failure (a wildcard receive fails at any). Under CONT the
+             * payload is still delivered after the recovery, and its
+             * sender's send completes only when it is received: keep the
+             * header, post the payload's receive again then. */
             m->preq = MPI_REQUEST_NULL;
-            mw_msg_free(m);
+            if (mw_net_is_cont(n)) {
+                m->repost = 1;
+                queue_push(n, m);
+            } else {
+                mw_msg_free(m);
+            }
             return mw_net_classify(n, rc, "MPI_Irecv (payload)");
         }
     }
@@ -223,15 +233,57 @@ int mw_slot_done(mw_net_t *n, int i, const MPI_Status *st)
     }
 }
 
-/* Cancel the header receives (before a recovery, at the end). */
+/* Cancel the header receives (before a recovery, at the end). A header
+ * that arrived (before or during the cancel) is queued all the same, in
+ * posting order: under CONT its payload is still on its way and must be
+ * received, or its sender's send never completes. */
 void mw_net_retire_slots(mw_net_t *n)
 {
     for (int i = 0; i < MW_NPOST; i++) {
-        if (n->post[i] != MPI_REQUEST_NULL) {
-            MPI_Cancel(&n->post[i]);
-            MPI_Wait(&n->post[i], MPI_STATUS_IGNORE);
+        if (n->post[i] == MPI_REQUEST_NULL)
+            continue;
+        MPI_Status st;
+        int cancelled = 1;
+        MPI_Cancel(&n->post[i]);
+        if (MPI_Wait(&n->post[i], &st) == MPI_SUCCESS)
+            MPI_Test_cancelled(&st, &cancelled);
+        n->post[i] = MPI_REQUEST_NULL;
+        if (!cancelled) {
+            n->post_done[i] = 1;
+            n->post_st[i] = st;
         }
-        n->post_done[i] = 0;
+    }
+    for (;;) {
+        int old = -1;
+        for (int j = 0; j < MW_NPOST; j++)
+            if (n->post_done[j] && (old < 0 || n->post_seq[j] < n->post_seq[old]))
+                old = j;
+        if (old < 0)
+            return;
+        n->post_done[old] = 0;
+        take_slot(n, old, &n->post_st[old]); /* an error: the failure is known already */
+    }
+}
+
+/* Wait up to `seconds` for the payloads of queued messages to come in
+ * (at the end: under CONT one sent before a recovery may still arrive,
+ * and its sender's MPI_Finalize waits for it). Returns how many did not. */
+int mw_net_await_payloads(mw_net_t *n, double seconds)
+{
+    double until = mw_now() + seconds, pause = 1e-5;
+    for (;;) {
+        int pending = 0;
+        for (mw_msg_t *m = n->q_head; m; m = m->next) {
+            int flag = 0;
+            if (m->preq != MPI_REQUEST_NULL &&
+                (MPI_Test(&m->preq, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || !flag))
+                pending += m->preq != MPI_REQUEST_NULL;
+        }
+        if (!pending || mw_now() >= until)
+            return pending;
+        mw_sleep_s(pause);
+        if (pause < 1e-3)
+            pause *= 2;
     }
 }
 
