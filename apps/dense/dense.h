@@ -106,6 +106,7 @@ typedef struct dense_opts {
     int json, verbose;
     const char *event_log;  /* ftmpirun --event-log file: detection times */
     long delay_us;          /* sleep per panel (slow runs for timed kills) */
+    double mtbf_s;          /* --mtbf: the report's Young/Daly interval (0: none) */
 } dense_opts_t;
 
 /*
