@@ -34,6 +34,7 @@ typedef struct lu_app {
     double *Lb[2];          /* panel k in Lb[k % 2] (look-ahead: k + 1 in the other),
                                my rows >= its first row: lr x nb, then its pivots */
     int64_t l_panel;        /* the panel already in its Lb (look-ahead), or -1 */
+    int lookahead;          /* factor panel k + 1 during panel k (lu_panel.c) */
     double *U;              /* the row panel, nb x my columns */
     double *ublk;           /* a U block inside the panel factorization: nb x nb */
     double *rowbuf;         /* the pivot reduction's buffers and the pivot row */

@@ -15,13 +15,27 @@
 #include <cblas.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void openblas_set_num_threads(int);
+
+static int lu_lookahead = -1; /* --lookahead: 1 on, 0 off, -1 auto */
 
 static int lu_opt(void *ctx, const char *opt, const char *val)
 {
     dense_opts_t *o = ctx;
     double v;
+    if (!strcmp(opt, "--lookahead")) {
+        if (val && !strcmp(val, "on"))
+            lu_lookahead = 1;
+        else if (val && !strcmp(val, "off"))
+            lu_lookahead = 0;
+        else if (val && !strcmp(val, "auto"))
+            lu_lookahead = -1;
+        else
+            return -2;
+        return 1;
+    }
     if (strcmp(opt, "--nrhs"))
         return -1;
     if (!val || app_opt_num(val, 1, 4096, &v) || v != (double)(int)v)
@@ -148,7 +162,11 @@ int main(int argc, char **argv)
     int prc = dense_opts_parse(&o, "lu", argc, argv, lu_opt, &o);
     int init_rc = MPI_Init(&argc, &argv);
     /* [A | B] and its checkpoint copies, the residual check's copy of A */
-    dense_info_t info = {"  --nrhs R            right-hand sides (default 1)\n", 40.0,
+    dense_info_t info = {"  --nrhs R            right-hand sides (default 1)\n"
+                         "  --lookahead on|off|auto  factor the next panel during the update\n"
+                         "                      (auto, the default: on when every computing\n"
+                         "                      rank can have a core; never with --ft abft)\n",
+                         40.0,
                          lu_abft_extra_ranks, 1};
     dense_ctx_t d;
     int st = dense_start(&d, &o, prc, init_rc, &info);
@@ -157,6 +175,12 @@ int main(int argc, char **argv)
     lu_app_t a;
     memset(&a, 0, sizeof(a));
     a.o = &o;
+    /* oversubscribed, a rank waiting for the panel gives its core to another
+       rank anyway, and the panel's reductions then wait for their peers to
+       be scheduled: look-ahead only when every computing rank has a core */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    a.lookahead = o.ft != DENSE_FT_ABFT &&
+                  (lu_lookahead >= 0 ? lu_lookahead : (long)o.P * o.Q <= cores);
     d.npanels = (o.n + o.nb - 1) / o.nb;
     double n = (double)o.n;
     d.flops = 2.0 / 3.0 * n * n * n + 1.5 * n * n + 2.0 * n * n * (o.nrhs - 1);

@@ -13,8 +13,8 @@
  *     (dtrsm) and broadcasts U12 down each process column;
  *  5. A22 -= L21 U12 (dgemm) on every rank.
  *
- * Look-ahead (depth 1, as HPL's; not with --ft abft, whose checksum column
- * and backups assume one panel at a time): in step 5 the process column
+ * Look-ahead (depth 1, as HPL's; a->lookahead, never with --ft abft, whose
+ * checksum column and backups assume one panel at a time): in step 5 the process column
  * that owns panel k + 1 first updates that panel's columns, factors it and
  * starts its broadcast (MPI_Ibcast, step 2 of panel k + 1), then updates
  * the rest of its columns, testing the broadcast between blocks of columns
@@ -134,7 +134,8 @@ int lu_panel(void *app, dense_ctx_t *d, int64_t k)
     const dense_grid_t *g = &d->grid;
     dense_mat_t *A = &a->A;
     int nb = A->nb, rc, P = d->o->P, Q = d->o->Q;
-    int ahead = !a->bk && k + 1 < d->npanels; /* look-ahead in this panel */
+    int la = a->lookahead;
+    int ahead = la && k + 1 < d->npanels; /* look-ahead in this panel */
     int64_t j = k * nb;
     int jb = (int)(a->n - j < nb ? a->n - j : nb);
     int pcol = dense_g2p(j, nb, Q), prow = dense_g2p(j, nb, P);
@@ -151,7 +152,7 @@ int lu_panel(void *app, dense_ctx_t *d, int64_t k)
     size_t lsz = (size_t)nrow * (size_t)jb;
     if (a->l_panel != k) {
         if (g->mycol == pcol &&
-            (rc = panel_prepare(a, d, k, L, k == 0 || a->bk)) != MPI_SUCCESS)
+            (rc = panel_prepare(a, d, k, L, k == 0 || !la)) != MPI_SUCCESS)
             return rc;
         if ((rc = MPI_Bcast(L, (int)(lsz + (size_t)jb), MPI_DOUBLE, pcol, g->row)) !=
             MPI_SUCCESS)
