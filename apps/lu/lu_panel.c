@@ -14,14 +14,14 @@
  *  5. A22 -= L21 U12 (dgemm) on every rank.
  *
  * Look-ahead (depth 1, as HPL's; a->lookahead, never with --ft abft, whose
- * checksum column and backups assume one panel at a time): in step 5 the process column
- * that owns panel k + 1 first updates that panel's columns, factors it and
- * starts its broadcast (MPI_Ibcast, step 2 of panel k + 1), then updates
- * the rest of its columns, testing the broadcast between blocks of columns
- * so it moves on while the others finish their own update. Panel k + 1 is
- * then in A at the end of panel k (in every checkpoint from panel 1 on, so
- * a rollback to panel k finds it factored), and its L in the other buffer
- * of every rank of the row, until a recovery (lu's rebuilt callback).
+ * checksum column and backups assume one panel at a time): in step 5 the
+ * process column that owns panel k + 1 first updates that panel's columns,
+ * factors it and starts its broadcast (MPI_Ibcast, step 2 of panel k + 1),
+ * then updates the rest of its columns, testing the broadcast between blocks
+ * of columns so it moves on while the others finish their own update. Panel
+ * k + 1 is then in A at the end of panel k (in every checkpoint from panel 1
+ * on, so a rollback to panel k finds it factored), and its L in the other
+ * buffer of every rank of the row, until a recovery (lu's rebuilt callback).
  * Everything sums in an order fixed by the layout, so a rolled-back panel
  * gives the same bits.
  */
