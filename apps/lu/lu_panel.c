@@ -32,7 +32,7 @@
 
 #define LU_TAG_SWAP 7201
 #define LU_SWAP_COLS 32   /* columns per block of the local swaps */
-#define LU_UPDATE_COLS 256 /* columns per dgemm between tests of the broadcast */
+#define LU_UPDATE_COLS 512 /* columns per dgemm between tests of the broadcast */
 
 static void swap_local(dense_mat_t *A, int64_t l1, int64_t l2, int64_t c0, int64_t c1)
 {
@@ -88,16 +88,17 @@ static int panel_swaps(lu_app_t *a, dense_ctx_t *d, int64_t j, int jb, int64_t c
     return MPI_SUCCESS;
 }
 
-/* A(rows [r0, lr), columns [c0, c1)) -= L U(:, c0 - u0 ...), in blocks of
-   columns, testing *req (when not MPI_REQUEST_NULL) between them */
+/* A(rows [r0, lr), columns [c0, c1)) -= L U(:, c0 - u0 ...): one dgemm, or
+   with a broadcast pending (*req) blocks of columns, testing it between
+   them (each block packs L again: blocks of 512 keep that small) */
 static int update(lu_app_t *a, const double *L, int ldl, int jb, int64_t r0, int64_t c0,
                   int64_t c1, int64_t u0, MPI_Request *req)
 {
     dense_mat_t *A = &a->A;
-    int64_t m = A->lr - r0;
+    int64_t m = A->lr - r0, step = *req != MPI_REQUEST_NULL ? LU_UPDATE_COLS : c1 - c0;
     int rc, flag;
-    for (int64_t b = c0; b < c1; b += LU_UPDATE_COLS) {
-        int64_t e = b + LU_UPDATE_COLS < c1 ? b + LU_UPDATE_COLS : c1;
+    for (int64_t b = c0; b < c1; b += step) {
+        int64_t e = b + step < c1 ? b + step : c1;
         if (m > 0)
             cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)(e - b), jb,
                         -1.0, L, ldl, a->U + (size_t)(b - u0) * (size_t)jb, jb, 1.0,
