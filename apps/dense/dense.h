@@ -106,6 +106,7 @@ typedef struct dense_opts {
     int json, verbose;
     const char *event_log;  /* ftmpirun --event-log file: detection times */
     long delay_us;          /* sleep per panel (slow runs for timed kills) */
+    double mtbf_s;          /* --mtbf: the report's Young/Daly interval (0: none) */
 } dense_opts_t;
 
 /*
@@ -266,6 +267,8 @@ struct dense_ctx {
     /* set by the app before dense_run */
     int64_t npanels;        /* iterations of the run */
     double flops;           /* nominal flop count (GFLOP/s in the report) */
+    double panel_flops;     /* that of the panels alone (the factorization, as the
+                               ScaLAPACK routine the benchmark times); 0: flops */
     const char *check_name; /* JSON key of the check, e.g. "scaled_residual" */
     const char *check_text; /* its text, e.g. "||Ax-b||_inf / (||A||_inf ||x||_inf n eps)" */
     double check_limit;     /* the check passes below this */

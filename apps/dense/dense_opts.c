@@ -27,6 +27,8 @@ void dense_opts_usage(FILE *out, const char *prog, const char *extra_usage)
             "  --matrix FILE.mtx   a Matrix Market matrix instead (square; sets N)\n"
             "  --event-log FILE    ftmpirun's --event-log file: report detection times\n"
             "  --delay-us U        sleep U microseconds per panel (slow runs for timed kills)\n"
+            "  --mtbf S            mean time between failures (s): the report gives the\n"
+            "                      checkpoint interval Young/Daly's model picks for it\n"
             "  --json              print the report as one JSON object\n"
             "  --verbose           print each checkpoint and recovery as it happens\n"
             "%s"
@@ -121,6 +123,8 @@ int dense_opts_parse(dense_opts_t *o, const char *prog, int argc, char **argv,
         } else if (!strcmp(a, "--delay-us")) {
             bad = !v || app_opt_num(v, 0, 1e7, &d);
             o->delay_us = (long)d;
+        } else if (!strcmp(a, "--mtbf")) {
+            bad = !v || app_opt_num(v, 1e-3, 1e12, &o->mtbf_s);
         } else {
             int r = extra ? extra(ctx, a, v) : -1;
             if (r == -1) {

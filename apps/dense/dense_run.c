@@ -259,6 +259,8 @@ int dense_run(dense_ctx_t *d, const dense_ops_t *ops, void *app)
                                .ckpt = {o->code, o->m, 0, 0}, .verbose = o->verbose};
         if (o->ft == DENSE_FT_ABFT) /* the panel count only, every panel */
             par.ckpt_interval = 1;
+        else /* the state at panel 0 is the input: init rebuilds it */
+            par.skip_initial = 1;
         ftiter_t *sk = NULL;
         rc = ftiter_create(&par, &run_ops, &r, d->init_rc, &sk);
         d->sk = sk;

@@ -5,9 +5,10 @@
  *
  *   lu_main.c    main, the app's options, setup/init (the seeded or
  *                Matrix Market matrix, the right-hand sides)
- *   lu_panel.c   one panel: factorization over the process column (pivot
- *                search by MPI reductions), row swaps, dtrsm of the row
- *                panel, trailing dgemm update
+ *   lu_pfact.c   the panel factorization over the process column
+ *                (recursive; pivot search and swap by one MPI reduction)
+ *   lu_panel.c   one panel: the factored panel broadcast, row swaps,
+ *                dtrsm of the row panel, trailing dgemm update, look-ahead
  *   lu_solve.c   the backward solve, the residual check, the checksum of x
  *   lu_abft.c    --ft abft: a checksum process column, the copy at each
  *                panel's start, the rebuild of a lost rank's blocks
@@ -30,9 +31,13 @@ typedef struct lu_app {
     dense_mat_t A;          /* [A | 0 | B], the state */
     double *ipiv;           /* n: global pivot rows (as doubles: exact), the state */
     /* work (not state) */
-    double *L;              /* the panel, my rows >= its first row: lr x nb */
+    double *Lb[2];          /* panel k in Lb[k % 2] (look-ahead: k + 1 in the other),
+                               my rows >= its first row: lr x nb, then its pivots */
+    int64_t l_panel;        /* the panel already in its Lb (look-ahead), or -1 */
+    int lookahead;          /* factor panel k + 1 during panel k (lu_panel.c) */
     double *U;              /* the row panel, nb x my columns */
-    double *rowbuf;         /* swap and pivot rows */
+    double *ublk;           /* a U block inside the panel factorization: nb x nb */
+    double *rowbuf;         /* the pivot reduction's buffers and the pivot row */
     double *x;              /* the solution, n x nrhs, on every computing rank */
     double *xl;             /* x by my local column: lc x nrhs */
     /* --ft abft (lu_abft.c) */
@@ -41,6 +46,9 @@ typedef struct lu_app {
     int64_t state;          /* panels done in A (-1: in the middle of a panel) */
 } lu_app_t;
 
+/* lu_pfact.c: factor the jb columns of the panel at global column j (local
+   column lcj), collective over the process column that owns them */
+int lu_panel_factor(lu_app_t *a, dense_ctx_t *d, int64_t j, int jb, int64_t lcj);
 /* dense_ops_t panel callback: panel k of n / NB */
 int lu_panel(void *app, dense_ctx_t *d, int64_t k);
 /* dense_ops_t finish callback: solve, check, checksum */

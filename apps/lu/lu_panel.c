@@ -2,90 +2,45 @@
  * lu_panel.c - one step of the right-looking blocked LU (lu.h), as in
  * ScaLAPACK's pdgetrf. Panel k covers columns [j, j + jb), j = k NB:
  *
- *  1. the process column that owns them factors the panel column by column
- *     (as pdgetf2): pivot search with MPI_Allreduce(MAXLOC) over the process
- *     column (ties: the lowest row), the pivot row and row j+c exchanged by
- *     an MPI_Allreduce(SUM) of the two rows (each row has one owner, the
- *     other ranks add zeros: exact), scaling, rank-1 update of the panel;
+ *  1. the process column that owns them factors the panel (lu_pfact.c:
+ *     recursive, one MPI_Allreduce per column for the pivot and the swap);
  *  2. the panel (L) and its pivots are broadcast along each process row;
- *  3. every rank swaps the rows of its columns right of the panel (and B)
- *     with its process column peers (MPI_Sendrecv);
+ *  3. every rank swaps the rows of its columns right of the panel (and B):
+ *     rows it holds both of in blocks of columns, all the panel's swaps per
+ *     block (as LAPACK's dlaswp: each column is read once), the others with
+ *     its process column peer (MPI_Sendrecv);
  *  4. the process row that owns rows [j, j + jb) solves U12 = L11^-1 A12
  *     (dtrsm) and broadcasts U12 down each process column;
  *  5. A22 -= L21 U12 (dgemm) on every rank.
+ *
+ * Look-ahead (depth 1, as HPL's; a->lookahead, never with --ft abft, whose
+ * checksum column and backups assume one panel at a time): in step 5 the
+ * process column that owns panel k + 1 first updates that panel's columns,
+ * factors it and starts its broadcast (MPI_Ibcast, step 2 of panel k + 1),
+ * then updates the rest of its columns, testing the broadcast between blocks
+ * of columns so it moves on while the others finish their own update. Panel
+ * k + 1 is then in A at the end of panel k (in every checkpoint from panel 1
+ * on, so a rollback to panel k finds it factored), and its L in the other
+ * buffer of every rank of the row, until a recovery (lu's rebuilt callback).
  * Everything sums in an order fixed by the layout, so a rolled-back panel
  * gives the same bits.
  */
 #include "lu.h"
 
 #include <cblas.h>
-#include <limits.h>
 #include <string.h>
 
 #define LU_TAG_SWAP 7201
+#define LU_SWAP_COLS 32   /* columns per block of the local swaps */
+#define LU_UPDATE_COLS 512 /* columns per dgemm between tests of the broadcast */
 
-typedef struct dbl_int {
-    double v;
-    int i;
-} dbl_int_t;
-
-/* 1. the panel on its process column: columns lcj .. lcj + jb - 1 of my part */
-static int panel_factor(lu_app_t *a, dense_ctx_t *d, int64_t j, int jb, int64_t lcj)
+static void swap_local(dense_mat_t *A, int64_t l1, int64_t l2, int64_t c0, int64_t c1)
 {
-    const dense_grid_t *g = &d->grid;
-    dense_mat_t *A = &a->A;
-    int nb = A->nb, rc, P = d->o->P;
-    double *buf = a->rowbuf, *sum = a->rowbuf + 2 * nb;
-    for (int c = 0; c < jb; c++) {
-        int64_t gc = j + c, col = lcj + c;
-        int64_t l0 = dense_numroc(gc, nb, g->myrow, P); /* my first row >= gc */
-        dbl_int_t loc = {-1.0, INT_MAX}, piv;
-        for (int64_t li = l0; li < A->lr; li++) {
-            double v = DENSE_AT(A, li, col);
-            v = v < 0 ? -v : v;
-            if (v > loc.v) {
-                loc.v = v;
-                loc.i = (int)dense_l2g(li, nb, g->myrow, P);
-            }
-        }
-        if ((rc = MPI_Allreduce(&loc, &piv, 1, MPI_DOUBLE_INT, MPI_MAXLOC, g->col)) != MPI_SUCCESS)
-            return rc;
-        int64_t gp = piv.i;
-        a->ipiv[gc] = (double)gp;
-        /* rows gc and gp, panel columns: buf[0, jb) row gc, buf[jb, 2 jb) row gp */
-        memset(buf, 0, sizeof(double) * 2 * (size_t)jb);
-        int own_c = dense_g2p(gc, nb, P) == g->myrow, own_p = dense_g2p(gp, nb, P) == g->myrow;
-        int64_t lc_ = dense_g2l(gc, nb, P), lp = dense_g2l(gp, nb, P);
-        for (int t = 0; t < jb; t++) {
-            if (own_c)
-                buf[t] = DENSE_AT(A, lc_, lcj + t);
-            if (own_p)
-                buf[jb + t] = DENSE_AT(A, lp, lcj + t);
-        }
-        if ((rc = MPI_Allreduce(buf, sum, 2 * jb, MPI_DOUBLE, MPI_SUM, g->col)) != MPI_SUCCESS)
-            return rc;
-        const double *prow = sum + jb; /* the pivot row: row gc after the swap */
-        for (int t = 0; t < jb; t++) {
-            if (own_p)
-                DENSE_AT(A, lp, lcj + t) = sum[t];
-            if (own_c)
-                DENSE_AT(A, lc_, lcj + t) = prow[t];
-        }
-        double p = prow[c];
-        int64_t l1 = dense_numroc(gc + 1, nb, g->myrow, P); /* my first row > gc */
-        if (p != 0.0) {
-            double r = 1.0 / p;
-            for (int64_t li = l1; li < A->lr; li++)
-                DENSE_AT(A, li, col) *= r;
-        }
-        for (int t = c + 1; t < jb; t++) {
-            double u = prow[t];
-            double *dst = &DENSE_AT(A, 0, lcj + t), *src = &DENSE_AT(A, 0, col);
-            for (int64_t li = l1; li < A->lr; li++)
-                dst[li] -= src[li] * u;
-        }
+    for (int64_t t = c0; t < c1; t++) {
+        double v = DENSE_AT(A, l1, t);
+        DENSE_AT(A, l1, t) = DENSE_AT(A, l2, t);
+        DENSE_AT(A, l2, t) = v;
     }
-    return MPI_SUCCESS;
 }
 
 /* 3. swap rows gc <-> ipiv[gc] of my columns [c0, lc) */
@@ -97,6 +52,17 @@ static int panel_swaps(lu_app_t *a, dense_ctx_t *d, int64_t j, int jb, int64_t c
     int64_t nc = A->lc - c0;
     if (nc <= 0)
         return MPI_SUCCESS;
+    if (P == 1) { /* every row is mine: all the swaps per block of columns */
+        for (int64_t b = c0; b < A->lc; b += LU_SWAP_COLS) {
+            int64_t e = b + LU_SWAP_COLS < A->lc ? b + LU_SWAP_COLS : A->lc;
+            for (int c = 0; c < jb; c++) {
+                int64_t gc = j + c, gp = (int64_t)a->ipiv[gc];
+                if (gp != gc)
+                    swap_local(A, gc, gp, b, e);
+            }
+        }
+        return MPI_SUCCESS;
+    }
     double *snd = a->U, *rcv = a->U + nc; /* U is free until step 4 */
     for (int c = 0; c < jb; c++) {
         int64_t gc = j + c, gp = (int64_t)a->ipiv[gc];
@@ -105,11 +71,7 @@ static int panel_swaps(lu_app_t *a, dense_ctx_t *d, int64_t j, int jb, int64_t c
         int r1 = dense_g2p(gc, nb, P), r2 = dense_g2p(gp, nb, P);
         int64_t l1 = dense_g2l(gc, nb, P), l2 = dense_g2l(gp, nb, P);
         if (r1 == g->myrow && r2 == g->myrow) {
-            for (int64_t t = c0; t < A->lc; t++) {
-                double v = DENSE_AT(A, l1, t);
-                DENSE_AT(A, l1, t) = DENSE_AT(A, l2, t);
-                DENSE_AT(A, l2, t) = v;
-            }
+            swap_local(A, l1, l2, c0, A->lc);
         } else if (r1 == g->myrow || r2 == g->myrow) {
             int64_t mine = r1 == g->myrow ? l1 : l2;
             int peer = r1 == g->myrow ? r2 : r1;
@@ -126,12 +88,55 @@ static int panel_swaps(lu_app_t *a, dense_ctx_t *d, int64_t j, int jb, int64_t c
     return MPI_SUCCESS;
 }
 
+/* A(rows [r0, lr), columns [c0, c1)) -= L U(:, c0 - u0 ...): one dgemm, or
+   with a broadcast pending (*req) blocks of columns, testing it between
+   them (each block packs L again: blocks of 512 keep that small) */
+static int update(lu_app_t *a, const double *L, int ldl, int jb, int64_t r0, int64_t c0,
+                  int64_t c1, int64_t u0, MPI_Request *req)
+{
+    dense_mat_t *A = &a->A;
+    int64_t m = A->lr - r0, step = *req != MPI_REQUEST_NULL ? LU_UPDATE_COLS : c1 - c0;
+    int rc, flag;
+    for (int64_t b = c0; b < c1; b += step) {
+        int64_t e = b + step < c1 ? b + step : c1;
+        if (m > 0)
+            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)(e - b), jb,
+                        -1.0, L, ldl, a->U + (size_t)(b - u0) * (size_t)jb, jb, 1.0,
+                        &DENSE_AT(A, r0, b), (int)A->ld);
+        if (*req != MPI_REQUEST_NULL &&
+            (rc = MPI_Test(req, &flag, MPI_STATUS_IGNORE)) != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+/* 1. panel k factored on its process column (unless it was, ahead) and copied
+   with its pivots into Lbuf: my rows from its first on */
+static int panel_prepare(lu_app_t *a, dense_ctx_t *d, int64_t k, double *Lbuf, int factor)
+{
+    const dense_grid_t *g = &d->grid;
+    dense_mat_t *A = &a->A;
+    int nb = A->nb, rc;
+    int64_t j = k * nb, lcj = dense_g2l(j, nb, d->o->Q);
+    int jb = (int)(a->n - j < nb ? a->n - j : nb);
+    int64_t lri = dense_numroc(j, nb, g->myrow, d->o->P), nrow = A->lr - lri;
+    if (factor && (rc = lu_panel_factor(a, d, j, jb, lcj)) != MPI_SUCCESS)
+        return rc;
+    for (int t = 0; t < jb; t++)
+        memcpy(Lbuf + (size_t)t * (size_t)nrow, &DENSE_AT(A, lri, lcj + t),
+               sizeof(double) * (size_t)nrow);
+    memcpy(Lbuf + (size_t)nrow * (size_t)jb, a->ipiv + j, sizeof(double) * (size_t)jb);
+    return MPI_SUCCESS;
+}
+
 int lu_panel(void *app, dense_ctx_t *d, int64_t k)
 {
     lu_app_t *a = app;
     const dense_grid_t *g = &d->grid;
     dense_mat_t *A = &a->A;
     int nb = A->nb, rc, P = d->o->P, Q = d->o->Q;
+    int la = a->lookahead;
+    int ahead = la && k + 1 < d->npanels; /* look-ahead in this panel */
     int64_t j = k * nb;
     int jb = (int)(a->n - j < nb ? a->n - j : nb);
     int pcol = dense_g2p(j, nb, Q), prow = dense_g2p(j, nb, P);
@@ -140,48 +145,63 @@ int lu_panel(void *app, dense_ctx_t *d, int64_t k)
     /* my first column right of it (an abft checksum rank: all its columns) */
     int64_t c0 = g->mycol < Q ? dense_numroc(j + jb, nb, g->mycol, Q) : 0;
     int64_t nc = A->lc - c0;
+    double *L = a->Lb[k & 1];
     if (a->bk && (rc = lu_abft_backup(a, d, k)) != MPI_SUCCESS)
         return rc;
-    /* 1-2. factor the panel, broadcast it with its pivots along the rows */
+    /* 1-2. the panel (factored ahead in panel k - 1 unless k = 0 or abft),
+       broadcast with its pivots along the rows (unless that was done ahead) */
     size_t lsz = (size_t)nrow * (size_t)jb;
-    if (g->mycol == pcol) {
-        int64_t lcj = dense_g2l(j, nb, Q);
-        if ((rc = panel_factor(a, d, j, jb, lcj)) != MPI_SUCCESS)
+    if (a->l_panel != k) {
+        if (g->mycol == pcol &&
+            (rc = panel_prepare(a, d, k, L, k == 0 || !la)) != MPI_SUCCESS)
             return rc;
-        for (int t = 0; t < jb; t++)
-            memcpy(a->L + (size_t)t * (size_t)nrow, &DENSE_AT(A, lri, lcj + t),
-                   sizeof(double) * (size_t)nrow);
-        memcpy(a->L + lsz, a->ipiv + j, sizeof(double) * (size_t)jb);
+        if ((rc = MPI_Bcast(L, (int)(lsz + (size_t)jb), MPI_DOUBLE, pcol, g->row)) !=
+            MPI_SUCCESS)
+            return rc;
     }
-    if ((rc = MPI_Bcast(a->L, (int)(lsz + (size_t)jb), MPI_DOUBLE, pcol, g->row)) != MPI_SUCCESS)
-        return rc;
-    memcpy(a->ipiv + j, a->L + lsz, sizeof(double) * (size_t)jb);
+    memcpy(a->ipiv + j, L + lsz, sizeof(double) * (size_t)jb);
     /* 3. row swaps right of the panel */
     if ((rc = panel_swaps(a, d, j, jb, c0)) != MPI_SUCCESS)
         return rc;
-    if (nc <= 0) {
-        a->state = k + 1;
-        dense_freeze_cols(d, A, j + jb);
-        return MPI_SUCCESS; /* nothing right of the panel here (the bcast below pairs
-                               with no one: every rank of my column has nc = 0) */
-    }
-    /* 4. U12 = L11^-1 A12 on the process row of j, broadcast down the columns */
-    if (g->myrow == prow) {
+    /* 4. U12 = L11^-1 A12 on the process row of j, broadcast down the columns
+       (every rank of my column has the same nc: none or all skip it) */
+    if (nc > 0 && g->myrow == prow) {
         cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, jb, (int)nc,
-                    1.0, a->L, (int)(nrow > 0 ? nrow : 1), &DENSE_AT(A, lri, c0), (int)A->ld);
+                    1.0, L, (int)(nrow > 0 ? nrow : 1), &DENSE_AT(A, lri, c0), (int)A->ld);
         for (int64_t t = 0; t < nc; t++)
             memcpy(a->U + (size_t)t * (size_t)jb, &DENSE_AT(A, lri, c0 + t),
                    sizeof(double) * (size_t)jb);
     }
-    if ((rc = MPI_Bcast(a->U, (int)((size_t)jb * (size_t)nc), MPI_DOUBLE, prow, g->col)) !=
-        MPI_SUCCESS)
+    if (nc > 0 && (rc = MPI_Bcast(a->U, (int)((size_t)jb * (size_t)nc), MPI_DOUBLE, prow,
+                                  g->col)) != MPI_SUCCESS)
         return rc;
-    /* 5. A22 -= L21 U12 */
-    int64_t lr2 = dense_numroc(j + jb, nb, g->myrow, P), m2 = A->lr - lr2;
-    if (m2 > 0)
-        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)m2, (int)nc, jb, -1.0,
-                    a->L + (lr2 - lri), (int)nrow, a->U, jb, 1.0, &DENSE_AT(A, lr2, c0),
-                    (int)A->ld);
+    /* 5. A22 -= L21 U12; with look-ahead panel k + 1's columns first, then
+       that panel factored and its broadcast started */
+    int64_t lr2 = dense_numroc(j + jb, nb, g->myrow, P);
+    const double *L21 = L + (lr2 - lri);
+    int ldl = (int)(nrow > 0 ? nrow : 1);
+    MPI_Request req = MPI_REQUEST_NULL;
+    int64_t cnext = c0; /* my columns from here on are updated below */
+    if (ahead) {
+        int64_t k1 = k + 1, j1 = k1 * nb;
+        int jb1 = (int)(a->n - j1 < nb ? a->n - j1 : nb);
+        int pn = dense_g2p(j1, nb, Q);
+        int64_t nrow1 = A->lr - dense_numroc(j1, nb, g->myrow, P);
+        double *L1 = a->Lb[k1 & 1];
+        if (g->mycol == pn) { /* panel k + 1's columns are my first jb1 right of k's */
+            if ((rc = update(a, L21, ldl, jb, lr2, c0, c0 + jb1, c0, &req)) != MPI_SUCCESS ||
+                (rc = panel_prepare(a, d, k1, L1, 1)) != MPI_SUCCESS)
+                return rc;
+            cnext = c0 + jb1;
+        }
+        if ((rc = MPI_Ibcast(L1, (int)((size_t)nrow1 * (size_t)jb1 + (size_t)jb1), MPI_DOUBLE,
+                             pn, g->row, &req)) != MPI_SUCCESS)
+            return rc;
+    }
+    if ((rc = update(a, L21, ldl, jb, lr2, cnext, A->lc, c0, &req)) != MPI_SUCCESS ||
+        (rc = MPI_Wait(&req, MPI_STATUS_IGNORE)) != MPI_SUCCESS)
+        return rc;
+    a->l_panel = ahead ? k + 1 : -1;
     a->state = k + 1;
     /* the columns up to the panel's last are final: later checkpoints skip them */
     return dense_freeze_cols(d, A, j + jb) == FTITER_SUCCESS ? MPI_SUCCESS : FTITER_ERR_APP;

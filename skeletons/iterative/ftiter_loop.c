@@ -98,8 +98,11 @@ static int loop_save(ftiter_t *sk)
 
 static int loop_ckpt_due(const ftiter_t *sk)
 {
-    return sk->par.ckpt_interval > 0 &&
-           (sk->ckpt_iter < 0 || sk->iter - sk->ckpt_iter >= sk->par.ckpt_interval);
+    if (sk->par.ckpt_interval <= 0)
+        return 0;
+    if (sk->ckpt_iter < 0) /* none yet (or restarted from init) */
+        return !sk->par.skip_initial || sk->iter >= sk->par.ckpt_interval;
+    return sk->iter - sk->ckpt_iter >= sk->par.ckpt_interval;
 }
 
 /* Data ranks until the end or an error. */

@@ -116,6 +116,9 @@ typedef struct ftiter_params {
     int64_t max_iter;       /* stop after this many iterations (0: no limit) */
     dckpt_params_t ckpt;    /* encoding: code, m checksum ranks, k (group size), chunk */
     int verbose;            /* 1: world rank 0 prints one line per checkpoint and recovery */
+    int skip_initial;       /* 1: no checkpoint at iteration 0, the first at ckpt_interval
+                               (init rebuilds that state: a failure before the first
+                               checkpoint restarts from init on every data rank) */
 } ftiter_params_t;
 
 /* One recovery, as seen by every rank (the same values everywhere). Times
