@@ -15,7 +15,7 @@ static unsigned kv_hash(const char *s)
     return h % KV_BUCKETS;
 }
 
-static kv_ent_t *kv_find(head_t *h, const char *key)
+kv_ent_t *head_kv_find(head_t *h, const char *key)
 {
     for (kv_ent_t *e = h->kv[kv_hash(key)]; e; e = e->next)
         if (strcmp(e->key, key) == 0)
@@ -41,7 +41,7 @@ void head_kv_put(head_t *h, head_proc_t *p, proto_rd_t *r)
     const void *val = proto_get_bytes(r, &n);
     if (r->err)
         return;
-    kv_ent_t *e = kv_find(h, key);
+    kv_ent_t *e = head_kv_find(h, key);
     void *copy = malloc(n ? n : 1);
     if (!copy)
         return;
@@ -83,7 +83,7 @@ void head_kv_get(head_t *h, head_proc_t *p, proto_rd_t *r)
     proto_get_str(r, key, sizeof key);
     if (r->err)
         return;
-    kv_ent_t *e = kv_find(h, key);
+    kv_ent_t *e = head_kv_find(h, key);
     if (e) {
         kv_reply(h, p, e);
         return;
