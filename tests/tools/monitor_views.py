@@ -16,14 +16,21 @@ test releases through files, so that every state below is seen for certain:
      the replacement (incarnation 1) included; its matrix row is its own
      (>= 5 messages to rank 3);
   4. bad uses of comms and matrix: exit 2 (usage) and 1 (no such rank).
+Where Debian's chromium is installed, at step 2 the page rendered by
+headless Chromium must show the failed member in its communicator table
+and the ring in its matrix (said and left out where it is not); with
+FTMPI_MON_VIEWS_SCREENSHOT=FILE.png it also saves a picture of that page.
 usage: monitor_views.py BINDIR CTL MON_COMMS"""
 import os
+import re
+import shutil
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import montest as mt  # noqa: E402
+from monitor_browser import chromium  # noqa: E402
 
 NP = 4
 
@@ -108,9 +115,52 @@ def recovered(s):
     return rep["incarnation"] == 1 and row is not None and row[3] >= 5
 
 
+def browser_check(job, rt):
+    """The page, as headless Chromium renders it after the kill."""
+    if not (shutil.which("chromium") or shutil.which("chromium-browser")):
+        print("2b: chromium is not installed: the page's views are not "
+              "checked in a browser", flush=True)
+        return
+    # a loaded machine can keep the page from connecting within the dump's
+    # timeout: tried again, up to three times
+    for attempt in range(3):
+        r = chromium(["--timeout=20000", "--dump-dom", job.url],
+                     os.path.join(rt, "prof%d" % attempt), mt.BOUND * 3)
+        dom = r.stdout
+        if r.returncode != 0 or "<html" not in dom:
+            mt.fail("chromium --dump-dom: exit %d\n%s" % (r.returncode,
+                                                          r.stderr[-2000:]))
+        if 'id="conn">live' in dom:
+            break
+        print("2b: the page was not live yet (attempt %d)" % (attempt + 1),
+              flush=True)
+    with open(os.path.join(rt, "dom.html"), "w") as f:
+        f.write(dom)
+    comms = re.search(r'(?s)<table id="comms">.*?</table>', dom)
+    matrix = re.search(r'(?s)<table id="matrix">.*?</table>', dom)
+    if not comms or '<td class="cs-detected">detected</td><td>2 (2)</td>' \
+            not in comms.group(0):
+        mt.fail("the page's communicator table lacks the failed member:\n%s"
+                % (comms.group(0) if comms else dom[-3000:]))
+    if not matrix or not re.search(r"<td[^>]*>\d{2,}</td>", matrix.group(0)):
+        mt.fail("the page's matrix is empty:\n%s" % dom[-3000:])
+    shot = os.environ.get("FTMPI_MON_VIEWS_SCREENSHOT")
+    if shot:
+        static = os.path.join(rt, "static.html")
+        with open(static, "w") as f:
+            f.write(re.sub(r"(?s)<script>.*?</script>", "", dom))
+        chromium(["--virtual-time-budget=2000", "--screenshot=" + shot,
+                  "--window-size=1100,1300", "file://" + static],
+                 os.path.join(rt, "prof2"), mt.BOUND * 3)
+        if not os.path.exists(shot):
+            mt.fail("no screenshot")
+    print("2b: the page shows the failed member and the matrix", flush=True)
+
+
 def main():
     bindir, ctl_path, prog = sys.argv[1], sys.argv[2], sys.argv[3]
     rt = tempfile.mkdtemp(prefix="ftmpi-monviews-")
+    print("files in " + rt, flush=True)
     os.chmod(rt, 0o700)
     job = mt.Job(bindir, NP, ["--comm-mode=rebuild"], [rt], rt, prog=prog)
     env = job.env
@@ -137,6 +187,7 @@ def main():
         if "detected" not in out or "2(w2)" not in out:
             mt.fail("ftmpi-ctl comms 1 after the kill:\n%s" % out)
         print("2: the survivors show rank 2 failed", flush=True)
+        browser_check(job, rt)
 
         open(os.path.join(rt, "recover"), "w").close()
         wait_file(job, os.path.join(rt, "recovered"), "recovered file")
