@@ -94,6 +94,14 @@ int FTMPI_Coll_last_algorithm(const char *kind, char *alg, int len,
 int PFTMPI_Coll_last_algorithm(const char *kind, char *alg, int len,
                                unsigned long *count);
 
+/* Microseconds to add to this process's CLOCK_MONOTONIC to get ftmpirun's
+ * (the head's), measured now with round trips through the runtime, and the
+ * bound of its error (half the shortest round trip). 0 and 0 in a
+ * singleton; MPI_ERR_OTHER outside MPI_Init..MPI_Finalize or when the
+ * runtime cannot be reached. For tools (libftmpi_trace, docs/tools.md). */
+int FTMPI_Clock_offset(double *offset_us, double *error_us);
+int PFTMPI_Clock_offset(double *offset_us, double *error_us);
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

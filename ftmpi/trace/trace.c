@@ -58,16 +58,22 @@ static void trace_open(void)
     for (char *c = host; *c; c++)
         if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20)
             *c = '_';
+    /* against the head's clock: ftmpi-trace merge aligns hosts with it */
+    double off = 0, err = -1;
+    char offs[96] = "";
+    if (FTMPI_Clock_offset(&off, &err) == MPI_SUCCESS)
+        snprintf(offs, sizeof offs, ",\"head_offset_us\":%.3f,\"head_offset_err_us\":%.3f",
+                 off, err);
     char buf[1024];
     int n = snprintf(buf, sizeof buf,
                      "[\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,"
                      "\"tid\":0,\"args\":{\"name\":\"rank %d (pid %d)\"}},\n"
                      "{\"name\":\"ftmpi_clock\",\"ph\":\"M\",\"pid\":%d,"
                      "\"tid\":0,\"args\":{\"monotonic_us\":%.3f,"
-                     "\"realtime_us\":%.3f,\"pid\":%d,\"host\":\"%s\"}},\n",
+                     "\"realtime_us\":%.3f,\"pid\":%d,\"host\":\"%s\"%s}},\n",
                      trace_rank, trace_rank, (int)getpid(), trace_rank,
                      now_us(), (double)rt.tv_sec * 1e6 +
-                     (double)rt.tv_nsec / 1e3, (int)getpid(), host);
+                     (double)rt.tv_nsec / 1e3, (int)getpid(), host, offs);
     put(buf, (size_t)n);
 }
 

@@ -5,6 +5,8 @@ which rank 1 is SIGKILLed at iteration 15, then `ftmpi-trace merge`:
     ph in X/i/M, integer pid and tid, ts >= 0 and dur >= 0 where due);
   - five processes traced (4 + the replacement), each with MPI_Init, and
     the runtime's kill, failure and recovery as events;
+  - each process's measured offset to the head's clock is 0 within its
+    error bound (one host);
   - every MPI_Allreduce that succeeded names the algorithm the library ran
     (args.alg, forced to "ring" with -x FTMPI_COLL_ALLREDUCE=ring);
   - the killed process's own file is cut (no closing "]"), has no
@@ -74,6 +76,13 @@ def main():
     evs = job["traceEvents"]
     for i, e in enumerate(evs):
         schema(e, i)
+    # one host: every process measured its clock against the head's as equal
+    clocks = [e["args"] for e in evs if e["name"] == "ftmpi_clock"]
+    if len(clocks) != 5:
+        fail("%d ftmpi_clock records, wanted 5" % len(clocks))
+    for c in clocks:
+        if abs(c["head_offset_us"]) > c["head_offset_err_us"] + 1000:
+            fail("clock offset %s on one host" % c)
     inits = {e["tid"] for e in evs if e["name"] == "MPI_Init"}
     if len(inits) != 5:
         fail("MPI_Init of %d processes, wanted 5" % len(inits))

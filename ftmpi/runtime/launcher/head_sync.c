@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* ------------------------------------------------------- key-value store */
 
@@ -84,6 +85,18 @@ void head_kv_get(head_t *h, head_proc_t *p, proto_rd_t *r)
     if (r->err)
         return;
     kv_ent_t *e = head_kv_find(h, key);
+    if (!e && strcmp(key, "ftmpi.clock") == 0) {
+        /* the head's CLOCK_MONOTONIC in ns, for the ranks' clock offsets
+         * (runtime/monrank/clock.c) */
+        struct timespec ts;
+        char now[32];
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        kv_ent_t c = {.key = key, .val = now};
+        c.len = (uint32_t)snprintf(now, sizeof now, "%lld",
+                                   (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec);
+        kv_reply(h, p, &c);
+        return;
+    }
     if (e) {
         kv_reply(h, p, e);
         return;

@@ -60,6 +60,10 @@ void *monrank_comms_build(size_t *len);
 /* monrank.c: hand a new description to the thread (takes buf). */
 void monrank_comms_publish(void *buf, size_t len);
 
+/* clock.c: microseconds to add to this process's CLOCK_MONOTONIC to get
+ * the head's, and the bound of the error; 0 or a negative errno. */
+int monrank_clock_offset(double *offset_us, double *error_us);
+
 #pragma GCC visibility pop
 
 #endif
