@@ -89,6 +89,18 @@ static void ring(int rank, int size)
     check(MPI_Waitall(2 * RING, rq, MPI_STATUSES_IGNORE), "MPI_Waitall");
 }
 
+/* A split by parity named half_name, the ring, a barrier; then rank 0
+ * creates DIR/done. */
+static void phase(int rank, int size, MPI_Comm *half, const char *half_name, const char *done)
+{
+    check(MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, half), "MPI_Comm_split");
+    MPI_Comm_set_name(*half, half_name);
+    ring(rank, size);
+    check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+    if (rank == 0)
+        touch(done);
+}
+
 int main(int argc, char **argv)
 {
     int rc = MPI_Init(&argc, &argv);
@@ -105,12 +117,7 @@ int main(int argc, char **argv)
     if (!restarted) {
         check(MPI_Comm_dup(MPI_COMM_WORLD, &dup), "MPI_Comm_dup");
         MPI_Comm_set_name(dup, "mon_dup");
-        check(MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half), "MPI_Comm_split");
-        MPI_Comm_set_name(half, "mon_half");
-        ring(rank, size);
-        check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
-        if (rank == 0)
-            touch("ready");
+        phase(rank, size, &half, "mon_half", "ready");
         double t0 = now();
         while (MPI_Barrier(MPI_COMM_WORLD) == MPI_SUCCESS) {
             if (now() - t0 > LIMIT_S) {
@@ -129,12 +136,7 @@ int main(int argc, char **argv)
         check(MPI_Comm_dup(MPI_COMM_WORLD, &dup), "MPI_Comm_dup (replacement)");
     }
     MPI_Comm_set_name(dup, "mon_dup");
-    check(MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half), "MPI_Comm_split (after)");
-    MPI_Comm_set_name(half, "mon_half2");
-    ring(rank, size);
-    check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier (after)");
-    if (rank == 0)
-        touch("recovered");
+    phase(rank, size, &half, "mon_half2", "recovered");
     wait_file("end");
     check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier (end)");
     MPI_Comm_free(&half);
