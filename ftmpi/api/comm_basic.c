@@ -138,6 +138,8 @@ int PMPI_Comm_set_name(MPI_Comm comm, const char *name)
     size_t n = strnlen(name, MPI_MAX_OBJECT_NAME - 1);
     memcpy(c->name, name, n);
     c->name[n] = '\0';
+    if (comm_change_hook)
+        comm_change_hook(); /* the monitor shows the name */
     API_END();
 }
 

@@ -15,6 +15,8 @@ int coll_ibarrier(comm_t *c, req_t **req_p)
     sched_t *s = coll_sched(c, NULL, NULL, NULL);
     if (!s)
         return MPI_ERR_NO_MEM;
+    if (!c->is_inter)
+        coll_last_note(COLL_BARRIER, BARRIER_DISSEMINATION); /* for the traces */
     int rc = c->is_inter ? inter_barrier(s) : barrier_dissemination(s);
     return coll_finish(s, rc, req_p);
 }

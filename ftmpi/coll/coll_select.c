@@ -279,12 +279,34 @@ static int chosen(coll_kind_t k, int p, size_t bytes, coll_choice_t *c)
     return 0;
 }
 
+/* The last choice of each kind, for coll_last (read-only for others). */
+static struct {
+    int alg;
+    unsigned long n;
+} last[COLL_NKINDS];
+
+void coll_last_note(coll_kind_t k, int alg)
+{
+    last[k].alg = alg;
+    last[k].n++;
+}
+
+const char *coll_last(coll_kind_t k, unsigned long *n)
+{
+    *n = last[k].n;
+    if (last[k].alg == COLL_LAST_SM)
+        return "sm";
+    return last[k].n && last[k].alg >= 0 && last[k].alg < kinds[k].nalgs
+               ? kinds[k].algs[last[k].alg] : "";
+}
+
 coll_choice_t coll_select(coll_kind_t k, int p, size_t bytes)
 {
     coll_choice_t c;
-    if (chosen(k, p, bytes, &c) && !is_sm(k, c.alg))
-        return c;
-    return builtin(k, p, bytes);
+    if (!(chosen(k, p, bytes, &c) && !is_sm(k, c.alg)))
+        c = builtin(k, p, bytes);
+    coll_last_note(k, c.alg);
+    return c;
 }
 
 int coll_select_sm(coll_kind_t k, int p, size_t bytes)

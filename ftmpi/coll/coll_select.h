@@ -70,6 +70,14 @@ int coll_select_sm(coll_kind_t k, int p, size_t bytes);
  * [lo, hi]. */
 size_t coll_env_bytes(const char *name, size_t def, size_t lo, size_t hi);
 
+/* The algorithm of the last call of kind k that chose one (coll_select, or
+ * the shared-memory component or the only algorithm noted by the entry
+ * point): its name ("" before any), and in *n how many choices of that
+ * kind were made so far (FTMPI_Coll_last_algorithm, the traces). */
+const char *coll_last(coll_kind_t k, unsigned long *n);
+#define COLL_LAST_SM (-1) /* alg: the shared-memory component */
+void coll_last_note(coll_kind_t k, int alg);
+
 /* Names (for the environment, the rules file and the tuning tool). */
 int coll_kind_by_name(const char *name);          /* -1 if unknown */
 int coll_alg_by_name(coll_kind_t k, const char *name); /* -1 if unknown */

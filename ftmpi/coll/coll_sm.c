@@ -215,7 +215,10 @@ coll_sm_t *coll_sm_get(comm_t *c, coll_kind_t k, size_t bytes, int *rc)
         }
     }
     sm = c->coll_sm;
-    return sm->state == SM_READY ? sm : NULL;
+    if (sm->state != SM_READY)
+        return NULL;
+    coll_last_note(k, COLL_LAST_SM); /* for the traces */
+    return sm;
 }
 
 uint32_t coll_sm_begin(coll_sm_t *sm)

@@ -21,6 +21,7 @@ void (*comm_free_hook_p2p)(comm_t *c);
 void (*comm_free_hook_ulfm)(comm_t *c);
 void (*comm_free_hook_coll)(comm_t *c);
 void (*comm_register_hook_ulfm)(comm_t *c);
+void (*comm_change_hook)(void);
 
 static comm_t *comm_alloc(group_t *local, group_t *remote, uint32_t ctx)
 {
@@ -72,6 +73,8 @@ void comm_register_hidden(comm_t *c)
     by_ctx[c->ctx / 2] = c;
     list_add_tail(&all_comms, &c->all);
     c->registered = 1;
+    if (comm_change_hook)
+        comm_change_hook();
 }
 
 int comm_register(comm_t *c)
@@ -94,6 +97,8 @@ void comm_unregister(comm_t *c)
     comm_ctx_release(c->ctx);
     list_del(&c->all);
     c->registered = 0;
+    if (comm_change_hook)
+        comm_change_hook();
 }
 
 static comm_t *predef_comm(int index, group_t *g, uint32_t ctx, const char *name)

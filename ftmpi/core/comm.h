@@ -77,6 +77,9 @@ extern void (*comm_free_hook_p2p)(comm_t *c);  /* messages still queued on c */
 extern void (*comm_free_hook_ulfm)(comm_t *c); /* ULFM state (revoked, agreements) */
 extern void (*comm_free_hook_coll)(comm_t *c); /* shared-memory collective segment */
 extern void (*comm_register_hook_ulfm)(comm_t *c); /* a user communicator is born */
+/* The set of communicators changed (registered, unregistered): the
+ * monitor's report (runtime/monrank), NULL when it is off. */
+extern void (*comm_change_hook)(void);
 
 /* Iterate over every live communicator: comm_next(NULL) is the first. */
 comm_t *comm_next(comm_t *prev);

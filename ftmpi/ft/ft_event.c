@@ -44,6 +44,8 @@ static void on_failure(const rtc_event_t *ev)
             c->state = COMM_DETECTED;
         p2p_fail_pending(c, MPI_ERR_OTHER, reset ? P2P_ALL : P2P_COLL_ONLY);
     }
+    if (comm_change_hook)
+        comm_change_hook(); /* the monitor shows the failed member */
 }
 
 /* A recovery round has started and waits for us. We may be blocked in

@@ -195,6 +195,8 @@ static int recover(int callbacks)
     if (rec)
         free_recovery(rec);
     ft.in_recovery = 0;
+    if (comm_change_hook)
+        comm_change_hook(); /* the monitor shows the new generation */
     /* Last step: the recovery callbacks, in attachment order. */
     if (rc == MPI_SUCCESS && callbacks) {
         comm_t *w = comm_world();

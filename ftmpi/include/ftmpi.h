@@ -81,6 +81,27 @@ int FTMPI_Note(const char *name, int n, const char *const keys[],
 int PFTMPI_Note(const char *name, int n, const char *const keys[],
                 const double values[]);
 
+/* The algorithm the collectives chose for the last call of a kind
+ * ("barrier", "bcast", "reduce", "allreduce", "gather", "scatter",
+ * "allgather", "allgatherv", "alltoall", "alltoallv", "reduce_scatter",
+ * "scan") made by this process: its name ("ring", "sm", ...; "" before
+ * any) in alg (at most len bytes with the NUL), and in *count how many
+ * choices of that kind were made so far, so that a caller can tell whether
+ * a call made one. MPI_ERR_ARG for an unknown kind or a NULL argument.
+ * Read-only; for tools (libftmpi_trace, docs/tools.md). */
+int FTMPI_Coll_last_algorithm(const char *kind, char *alg, int len,
+                              unsigned long *count);
+int PFTMPI_Coll_last_algorithm(const char *kind, char *alg, int len,
+                               unsigned long *count);
+
+/* Microseconds to add to this process's CLOCK_MONOTONIC to get ftmpirun's
+ * (the head's), measured now with round trips through the runtime, and the
+ * bound of its error (half the shortest round trip). 0 and 0 in a
+ * singleton; MPI_ERR_OTHER outside MPI_Init..MPI_Finalize or when the
+ * runtime cannot be reached. For tools (libftmpi_trace, docs/tools.md). */
+int FTMPI_Clock_offset(double *offset_us, double *error_us);
+int PFTMPI_Clock_offset(double *offset_us, double *error_us);
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

@@ -14,6 +14,7 @@
  */
 #include "p2p/p2p_int.h"
 #include "p2p/progress.h"
+#include "runtime/monrank/monrank.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -457,7 +458,10 @@ int p2p_send_now(comm_t *c, const void *buf, int count, dt_t *dt, int dest, int 
     pkt_init(&p, PKT_EAGER, c, 0);
     p.tag = tag;
     p.len = bytes; /* sreq 0: no request, nothing will refer back to this send */
-    return xmit_eager_now(w, &p, buf, (size_t)count, dt);
+    int sent = xmit_eager_now(w, &p, buf, (size_t)count, dt);
+    if (sent)
+        monrank_count(w, bytes); /* the monitor's matrix (off: one test) */
+    return sent;
 }
 
 int p2p_start_send(req_t *r)
@@ -479,6 +483,7 @@ int p2p_start_send(req_t *r)
     r->bytes = (size_t)r->count * r->dt->size;
     if (ftstate_peer_dead(r->peer_world))
         return MPI_ERR_OTHER; /* the peer failed (FT-MPI) */
+    monrank_count(r->peer_world, r->bytes);
     pkt_t p;
     pkt_init(&p, r->bytes <= route_eager_limit(r->peer_world) ? PKT_EAGER : PKT_RTS, c, r->coll);
     p.tag = r->tag;

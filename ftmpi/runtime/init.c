@@ -22,6 +22,7 @@
 #include "core/request.h"
 #include "p2p/p2p.h"
 #include "p2p/progress.h"
+#include "runtime/monrank/monrank.h"
 
 static int parse_mode(const char *env, const char *given, const char *const names[],
                       const int values[], int n, int dflt, const char *what)
@@ -164,6 +165,7 @@ int ft_lib_init(int required, int *provided)
         comm_self()->errh = ret;
     }
     ftg.initialized = 1;
+    monrank_init(); /* FTMPI_MONITOR: the live monitor's report */
     return MPI_SUCCESS;
 }
 
@@ -183,6 +185,7 @@ int ft_lib_finalize(void)
     /* Let queued sends reach their rings before we leave. */
     progress_wait(nothing_pending, NULL);
     int rc = MPI_SUCCESS;
+    monrank_fini();
     if (!ftg.singleton && rtc_finalize() < 0)
         rc = MPI_ERR_OTHER;
     p2p_fini();

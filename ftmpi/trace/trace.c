@@ -58,17 +58,66 @@ static void trace_open(void)
     for (char *c = host; *c; c++)
         if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20)
             *c = '_';
+    /* against the head's clock: ftmpi-trace merge aligns hosts with it */
+    double off = 0, err = -1;
+    char offs[96] = "";
+    if (FTMPI_Clock_offset(&off, &err) == MPI_SUCCESS)
+        snprintf(offs, sizeof offs, ",\"head_offset_us\":%.3f,\"head_offset_err_us\":%.3f",
+                 off, err);
     char buf[1024];
     int n = snprintf(buf, sizeof buf,
                      "[\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,"
                      "\"tid\":0,\"args\":{\"name\":\"rank %d (pid %d)\"}},\n"
                      "{\"name\":\"ftmpi_clock\",\"ph\":\"M\",\"pid\":%d,"
                      "\"tid\":0,\"args\":{\"monotonic_us\":%.3f,"
-                     "\"realtime_us\":%.3f,\"pid\":%d,\"host\":\"%s\"}},\n",
+                     "\"realtime_us\":%.3f,\"pid\":%d,\"host\":\"%s\"%s}},\n",
                      trace_rank, trace_rank, (int)getpid(), trace_rank,
                      now_us(), (double)rt.tv_sec * 1e6 +
-                     (double)rt.tv_nsec / 1e3, (int)getpid(), host);
+                     (double)rt.tv_nsec / 1e3, (int)getpid(), host, offs);
     put(buf, (size_t)n);
+}
+
+/* The collectives whose algorithm the library names
+ * (FTMPI_Coll_last_algorithm): MPI name without "MPI_", its kind. */
+static const struct {
+    const char *fn, *kind;
+} colls[] = {
+    {"Barrier", "barrier"}, {"Ibarrier", "barrier"}, {"Bcast", "bcast"},
+    {"Ibcast", "bcast"}, {"Reduce", "reduce"}, {"Ireduce", "reduce"},
+    {"Allreduce", "allreduce"}, {"Iallreduce", "allreduce"},
+    {"Gather", "gather"}, {"Igather", "gather"}, {"Scatter", "scatter"},
+    {"Iscatter", "scatter"}, {"Allgather", "allgather"},
+    {"Iallgather", "allgather"}, {"Allgatherv", "allgatherv"},
+    {"Iallgatherv", "allgatherv"}, {"Alltoall", "alltoall"},
+    {"Ialltoall", "alltoall"}, {"Alltoallv", "alltoallv"},
+    {"Ialltoallv", "alltoallv"}, {"Reduce_scatter", "reduce_scatter"},
+    {"Ireduce_scatter", "reduce_scatter"},
+    {"Reduce_scatter_block", "reduce_scatter"},
+    {"Ireduce_scatter_block", "reduce_scatter"}, {"Scan", "scan"},
+    {"Iscan", "scan"}, {"Exscan", "scan"}, {"Iexscan", "scan"},
+};
+#define NCOLLS (sizeof colls / sizeof colls[0])
+static __thread unsigned long seen[NCOLLS]; /* choices seen per entry */
+
+/* ,"alg":"NAME" when the call `name` made the library choose an algorithm
+ * (its count of choices of that kind moved since this entry's last call),
+ * else "". */
+static void coll_alg(const char *name, char *out, size_t cap)
+{
+    out[0] = 0;
+    if (strncmp(name, "MPI_", 4) != 0)
+        return;
+    for (size_t i = 0; i < NCOLLS; i++) {
+        if (strcmp(name + 4, colls[i].fn) != 0)
+            continue;
+        char alg[64];
+        unsigned long n;
+        if (FTMPI_Coll_last_algorithm(colls[i].kind, alg, sizeof alg, &n) ==
+                MPI_SUCCESS && n != seen[i] && alg[0])
+            snprintf(out, cap, ",\"alg\":\"%s\"", alg);
+        seen[i] = n;
+        return;
+    }
 }
 
 double ftrace_begin(int kind)
@@ -86,16 +135,17 @@ void ftrace_end(const char *name, double t0, int rc, MPI_Comm comm, int kind)
         trace_open();
     if (trace_fd < 0 || depth > 0)
         return;
-    char buf[512], cname[64] = "";
+    char buf[600], cname[64] = "", alg[96];
     if (comm != MPI_COMM_NULL && comm == MPI_COMM_WORLD)
         snprintf(cname, sizeof cname, ",\"comm\":\"WORLD\"");
     else if (comm != MPI_COMM_NULL)
         snprintf(cname, sizeof cname, ",\"comm\":%d", (int)comm);
+    coll_alg(name, alg, sizeof alg);
     int n = snprintf(buf, sizeof buf,
                      "{\"name\":\"%s\",\"cat\":\"mpi\",\"ph\":\"X\","
                      "\"ts\":%.3f,\"dur\":%.3f,\"pid\":%d,\"tid\":%ld,"
-                     "\"args\":{\"rc\":%d%s}},\n", name, t0, t1 - t0,
-                     trace_rank, (long)syscall(SYS_gettid), rc, cname);
+                     "\"args\":{\"rc\":%d%s%s}},\n", name, t0, t1 - t0,
+                     trace_rank, (long)syscall(SYS_gettid), rc, cname, alg);
     put(buf, (size_t)n);
     if (rc != MPI_SUCCESS) {
         /* a failure seen: an instant event, easy to find */

@@ -21,13 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import montest as mt  # noqa: E402
 
 
-def ctl(ctl_path, env, *args, code=0):
-    r = subprocess.run([sys.executable, ctl_path] + list(args), env=env,
-                       capture_output=True, text=True, timeout=mt.BOUND)
-    if r.returncode != code:
-        mt.fail("ftmpi-ctl %s: exit %d (wanted %d)\n%s%s" % (
-            " ".join(args), r.returncode, code, r.stdout, r.stderr))
-    return r.stdout + r.stderr
+ctl = mt.ctl
 
 
 def main():

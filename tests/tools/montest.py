@@ -1,4 +1,4 @@
-"""Shared helpers of the monitor tests: start a CG job under
+"""Shared helpers of the monitor tests: start a CG job (or `prog`) under
 `ftmpirun --monitor`, read its URL, talk HTTP, wait for events. Every wait
 has a bound; a job left behind is killed."""
 import json
@@ -24,14 +24,15 @@ def fail(msg):
 
 
 class Job:
-    def __init__(self, bindir, np, extra, cg_args, rtdir, timeout=240):
+    def __init__(self, bindir, np, extra, cg_args, rtdir, timeout=240,
+                 prog=None):
         self.rtdir = rtdir
         self.ev = os.path.join(rtdir, "events.jsonl")
         env = dict(os.environ, FTMPI_RUNTIME_DIR=rtdir)
         self.env = env
         cmd = [os.path.join(bindir, "ftmpirun"), "--timeout", str(timeout),
                "--monitor", "--event-log", self.ev] + extra + \
-              ["-np", str(np), os.path.join(bindir, "cg")] + cg_args
+              ["-np", str(np), prog or os.path.join(bindir, "cg")] + cg_args
         self.err_path = os.path.join(rtdir, "ftmpirun.err")
         self.errf = open(self.err_path, "w+")
         self.p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
@@ -119,6 +120,16 @@ class Job:
         if self.p.poll() is None:
             os.killpg(self.p.pid, signal.SIGKILL)
             self.p.wait()
+
+
+def ctl(ctl_path, env, *args, code=0):
+    """Run ftmpi-ctl; its output, after checking its exit status."""
+    r = subprocess.run([sys.executable, ctl_path] + list(args), env=env,
+                       capture_output=True, text=True, timeout=BOUND)
+    if r.returncode != code:
+        fail("ftmpi-ctl %s: exit %d (wanted %d)\n%s%s" % (
+            " ".join(args), r.returncode, code, r.stdout, r.stderr))
+    return r.stdout + r.stderr
 
 
 def cg_args(delay_us):

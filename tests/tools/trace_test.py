@@ -5,6 +5,10 @@ which rank 1 is SIGKILLed at iteration 15, then `ftmpi-trace merge`:
     ph in X/i/M, integer pid and tid, ts >= 0 and dur >= 0 where due);
   - five processes traced (4 + the replacement), each with MPI_Init, and
     the runtime's kill, failure and recovery as events;
+  - each process's measured offset to the head's clock is 0 within its
+    error bound (one host);
+  - every MPI_Allreduce that succeeded names the algorithm the library ran
+    (args.alg, forced to "ring" with -x FTMPI_COLL_ALLREDUCE=ring);
   - the killed process's own file is cut (no closing "]"), has no
     MPI_Finalize, and its last call ends before the head saw the failure;
     the replacement's file ends with MPI_Finalize.
@@ -53,7 +57,8 @@ def main():
     r = subprocess.run(
         [os.path.join(bindir, "ftmpirun"), "--timeout", "200",
          "--comm-mode=rebuild", "--event-log", ev, "--trace", tdir,
-         "--kill-at", "iter=15@1", "-np", "4", os.path.join(bindir, "cg"),
+         "--kill-at", "iter=15@1", "-x", "FTMPI_COLL_ALLREDUCE=ring",
+         "-np", "4", os.path.join(bindir, "cg"),
          "--n", "16", "--checksums", "1", "--ckpt-interval", "10"],
         capture_output=True, text=True, timeout=BOUND, env=env)
     if r.returncode != 0:
@@ -71,6 +76,13 @@ def main():
     evs = job["traceEvents"]
     for i, e in enumerate(evs):
         schema(e, i)
+    # one host: every process measured its clock against the head's as equal
+    clocks = [e["args"] for e in evs if e["name"] == "ftmpi_clock"]
+    if len(clocks) != 5:
+        fail("%d ftmpi_clock records, wanted 5" % len(clocks))
+    for c in clocks:
+        if abs(c["head_offset_us"]) > c["head_offset_err_us"] + 1000:
+            fail("clock offset %s on one host" % c)
     inits = {e["tid"] for e in evs if e["name"] == "MPI_Init"}
     if len(inits) != 5:
         fail("MPI_Init of %d processes, wanted 5" % len(inits))
@@ -81,6 +93,11 @@ def main():
             fail("merged trace lacks the runtime event %s" % want)
     if not any(e["name"] == "MPI_Allreduce" for e in evs):
         fail("no collective in the trace")
+    # the algorithm the library chose (forced: -x FTMPI_COLL_ALLREDUCE=ring)
+    algs = {e["args"].get("alg") for e in evs if e["name"] == "MPI_Allreduce"
+            and e["args"].get("rc") == 0}
+    if algs != {"ring"}:
+        fail("MPI_Allreduce's algorithms in the trace: %s, wanted ring" % algs)
     # the killed process's own file
     kf = os.path.join(tdir, "rank1.pid%d.json" % kill["pid"])
     text = open(kf).read()

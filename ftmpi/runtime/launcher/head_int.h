@@ -131,6 +131,8 @@ int head_place_replacement(head_t *h, head_proc_t *p);
 void head_kv_put(head_t *h, head_proc_t *p, proto_rd_t *r);
 void head_kv_get(head_t *h, head_proc_t *p, proto_rd_t *r);
 void head_kv_free(head_t *h);
+/* The entry of key, NULL if none (the monitor reads ranks' reports). */
+kv_ent_t *head_kv_find(head_t *h, const char *key);
 void head_fence_enter(head_t *h, head_proc_t *p, int is_finalize);
 void head_recovery_join(head_t *h, head_proc_t *p, uint32_t known);
 /* A process stopped being live: drop its waits, re-check fence/round. */

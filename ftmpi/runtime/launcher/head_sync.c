@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* ------------------------------------------------------- key-value store */
 
@@ -15,7 +16,7 @@ static unsigned kv_hash(const char *s)
     return h % KV_BUCKETS;
 }
 
-static kv_ent_t *kv_find(head_t *h, const char *key)
+kv_ent_t *head_kv_find(head_t *h, const char *key)
 {
     for (kv_ent_t *e = h->kv[kv_hash(key)]; e; e = e->next)
         if (strcmp(e->key, key) == 0)
@@ -41,7 +42,7 @@ void head_kv_put(head_t *h, head_proc_t *p, proto_rd_t *r)
     const void *val = proto_get_bytes(r, &n);
     if (r->err)
         return;
-    kv_ent_t *e = kv_find(h, key);
+    kv_ent_t *e = head_kv_find(h, key);
     void *copy = malloc(n ? n : 1);
     if (!copy)
         return;
@@ -83,7 +84,19 @@ void head_kv_get(head_t *h, head_proc_t *p, proto_rd_t *r)
     proto_get_str(r, key, sizeof key);
     if (r->err)
         return;
-    kv_ent_t *e = kv_find(h, key);
+    kv_ent_t *e = head_kv_find(h, key);
+    if (!e && strcmp(key, "ftmpi.clock") == 0) {
+        /* the head's CLOCK_MONOTONIC in ns, for the ranks' clock offsets
+         * (runtime/monrank/clock.c) */
+        struct timespec ts;
+        char now[32];
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        kv_ent_t c = {.key = key, .val = now};
+        c.len = (uint32_t)snprintf(now, sizeof now, "%lld",
+                                   (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec);
+        kv_reply(h, p, &c);
+        return;
+    }
     if (e) {
         kv_reply(h, p, e);
         return;

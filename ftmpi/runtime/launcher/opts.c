@@ -419,6 +419,8 @@ int ftrun_opts_parse(ftrun_opts_t *o, int argc, char **argv)
         case O_MONITOR:
             if (ftrun_parse_monitor(o, val, why, sizeof why))
                 return opt_error("bad --monitor '%s': %s", val, why);
+            if ((rc = add_env(o, "FTMPI_MONITOR=1"))) /* runtime/monrank */
+                return rc;
             break;
         case O_TRACE: {
             char pre[8192], dv[4200];

@@ -1,5 +1,6 @@
 /* The job as JSON for the monitor. */
 #include "state.h"
+#include "ranks.h"
 #include "../launcher/head_int.h"
 
 #include <fcntl.h>
@@ -94,8 +95,13 @@ void mon_state_json(FILE *f, struct head *h, mon_cpu_sample_t *prev)
             s->pid = p->pid;
             s->ticks = ticks;
             s->t = now;
+        } else if (head_live(p)) {
+            mon_ranks_usage_json(f, h, r); /* the rank's own report */
         }
+        mon_ranks_comms_json(f, h, r);
         fputc('}', f);
     }
-    fputs("]}", f);
+    fputc(']', f);
+    mon_ranks_matrix_json(f, h);
+    fputc('}', f);
 }

@@ -1,7 +1,9 @@
 /*
  * The monitor's view of the job as one JSON object (docs/tools.md): hosts,
  * and per rank its process (pid, incarnation, state) with CPU and memory
- * read from /proc for the processes of this host.
+ * (read from /proc for the processes of this host, from the ranks' own
+ * reports for the others), its communicators, and the message matrix
+ * (ranks.h).
  */
 #ifndef FTMPI_RUNTIME_MON_STATE_H
 #define FTMPI_RUNTIME_MON_STATE_H
