@@ -213,6 +213,9 @@ int api_pcoll_start(req_t *r);
 typedef int api_pround_fn(const void *args, MPI_Request *q);
 int api_pcoll_init_round(const char *fname, MPI_Comm comm, api_pround_fn *round, const void *args,
                          size_t size, MPI_Info info, MPI_Request *request);
+/* The arguments (its own copy, writable) of r if r was made so with this
+ * round function, else NULL. */
+void *api_pcoll_round_args(req_t *r, api_pround_fn *round);
 /* Blocking send/recv used inside the library (collectives and friends). */
 int api_wait_internal(req_t *r);
 /* MPI_Sendrecv's body, arguments checked (api/p2p_recv.c); also the

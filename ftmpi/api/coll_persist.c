@@ -178,6 +178,12 @@ int api_pcoll_init_round(const char *fname, MPI_Comm comm, api_pround_fn *round,
     return pcoll_init_ext(fname, PC(.comm = comm, .round = round), args, size, info, request);
 }
 
+void *api_pcoll_round_args(req_t *r, api_pround_fn *round)
+{
+    pcoll_t *a = r ? r->pcoll : NULL;
+    return a && a->round == round ? a->ext : NULL;
+}
+
 /* Gather, scatter (with a root), allgather, alltoall (without): one block
  * per process, one shape. */
 #define PC_REG_FN(NAME, KIND, ROOT_PARAM, ROOT)                                        \
