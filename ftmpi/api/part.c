@@ -104,7 +104,12 @@ static int post_recv(part_t *p, size_t total)
     dt_t *byte = dt_get(MPI_BYTE);
     p->cur = req_new_p2p(REQ_RECV, p->comm, p->msg, (int)(sizeof(part_hdr_t) + total), byte,
                          p->peer, PART_TAG(p->tag), SEND_STANDARD, 1);
-    return p->cur ? p2p_start_recv(p->cur) : MPI_ERR_NO_MEM;
+    int rc = p->cur ? p2p_start_recv(p->cur) : MPI_ERR_NO_MEM;
+    if (rc != MPI_SUCCESS && p->cur) { /* not posted (a failed peer) */
+        req_free(p->cur);
+        p->cur = NULL;
+    }
+    return rc;
 }
 
 /* A message arrived: file it. 1 when the round is over (finished). */

@@ -64,10 +64,9 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
         return init_refused(MPI_ERR_OTHER, "MPI was finalized and cannot be initialized again");
     if (!session)
         return init_refused(MPI_ERR_ARG, "session is NULL");
-    int provided, running = ftg.initialized;
-    if (running && info != MPI_INFO_NULL && !info_get(info))
-        return api_fail_early(MPI_COMM_NULL, MPI_ERR_INFO, "MPI_Session_init");
-    int asked = running ? thread_level_asked(info) : MPI_THREAD_SINGLE;
+    /* Before the library runs, no info object exists: the level asked for
+     * is read (and the info checked) once it does. */
+    int provided, asked = ftg.initialized ? thread_level_asked(info) : MPI_THREAD_SINGLE;
     int up = api_lib_up(asked < 0 ? MPI_THREAD_SINGLE : asked, &provided);
     if (up != MPI_SUCCESS && up != MPI_INIT_RESTARTED_NODE)
         return init_refused(up, "the library could not start");
