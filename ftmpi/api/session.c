@@ -133,6 +133,15 @@ static int pset_index(const char *name)
     return -1;
 }
 
+/* A process set name argument: i gets its index. */
+#define CHECK_PSET(name, i)                                                                 \
+    do {                                                                                    \
+        CHECK_PTR(name);                                                                    \
+        if (((i) = pset_index(name)) < 0)                                                   \
+            API_FAIL(err_cause(MPI_ERR_ARG, "\"%s\" is not a process set (mpi://WORLD, "   \
+                                            "mpi://SELF)", name));                          \
+    } while (0)
+
 API_WEAK(Session_get_num_psets)
 int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names)
 {
@@ -215,13 +224,10 @@ int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_I
 {
     API_BEGIN("MPI_Session_get_pset_info");
     session_t *s = NULL;
+    int i;
     CHECK_SESSION(session, s);
-    CHECK_PTR(pset_name);
     CHECK_PTR(info);
-    int i = pset_index(pset_name);
-    if (i < 0)
-        API_FAIL(err_cause(MPI_ERR_ARG, "\"%s\" is not a process set (mpi://WORLD, mpi://SELF)",
-                           pset_name));
+    CHECK_PSET(pset_name, i);
     char size[16];
     snprintf(size, sizeof size, "%d", i == 0 ? comm_world()->group->size : 1);
     rc = info_out1("mpi_size", size, info);
@@ -233,13 +239,10 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI
 {
     API_BEGIN("MPI_Group_from_session_pset");
     session_t *s = NULL;
+    int i;
     CHECK_SESSION(session, s);
-    CHECK_PTR(pset_name);
     CHECK_PTR(newgroup);
-    int i = pset_index(pset_name);
-    if (i < 0)
-        API_FAIL(err_cause(MPI_ERR_ARG, "\"%s\" is not a process set (mpi://WORLD, mpi://SELF)",
-                           pset_name));
+    CHECK_PSET(pset_name, i);
     group_t *g = pset_group(i);
     if (!g)
         API_FAIL(MPI_ERR_NO_MEM);
