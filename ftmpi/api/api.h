@@ -208,6 +208,14 @@ int api_req_finish(req_t *r, MPI_Request *handle_p, MPI_Status *status);
 /* MPI_Start of a persistent collective (api/coll_persist.c): runs the
  * round's non-blocking collective, which raises its own errors. */
 int api_pcoll_start(req_t *r);
+/* A persistent collective whose round is round(args, &q), a non-blocking
+ * call (args: size bytes, copied; api/neighbor_persist.c). */
+typedef int api_pround_fn(const void *args, MPI_Request *q);
+int api_pcoll_init_round(const char *fname, MPI_Comm comm, api_pround_fn *round, const void *args,
+                         size_t size, MPI_Info info, MPI_Request *request);
+/* The arguments (its own copy, writable) of r if r was made so with this
+ * round function, else NULL. */
+void *api_pcoll_round_args(req_t *r, api_pround_fn *round);
 /* Blocking send/recv used inside the library (collectives and friends). */
 int api_wait_internal(req_t *r);
 /* MPI_Sendrecv's body, arguments checked (api/p2p_recv.c); also the

@@ -101,6 +101,11 @@ int bsend_start(comm_t *c, const void *buf, int count, dt_t *dt, int dest, int t
     return MPI_SUCCESS;
 }
 
+int bsend_inflight(void)
+{
+    return inflight;
+}
+
 static int all_sent(void *arg)
 {
     (void)arg;

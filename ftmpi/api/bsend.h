@@ -11,5 +11,7 @@
  * complete once this returns; make it (and its handle) before calling,
  * so that a failure to make it does not leave a message sent. */
 int bsend_start(comm_t *c, const void *buf, int count, dt_t *dt, int dest, int tag);
+/* Buffered messages not sent yet (api/bsend_flush.c waits for 0). */
+int bsend_inflight(void);
 
 #endif

@@ -10,12 +10,14 @@
  * it completes. MPI_Wait/Test make the request inactive again; freeing an
  * active one is an error (MPI_ERR_REQUEST).
  *
- * The neighborhood forms (MPI_Neighbor_*_init) are not here: there are no
- * non-blocking neighborhood collectives yet to run them with.
+ * Other files make persistent requests of the same kind whose round is
+ * their own function (api_pcoll_init_round: the neighborhood collectives,
+ * api/neighbor_persist.c).
  */
 #include "api/comm_int.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 typedef enum {
     PC_BARRIER, PC_BCAST, PC_GATHER, PC_GATHERV, PC_SCATTER, PC_SCATTERV, PC_ALLGATHER,
@@ -33,11 +35,15 @@ typedef struct {
     const MPI_Datatype *sdts, *rdts;
     MPI_Op op;
     MPI_Comm comm;
+    api_pround_fn *round; /* set: a round is round(ext, q) */
+    max_align_t ext[];    /* round's arguments */
 } pcoll_t;
 
 /* One round of a persistent collective: the non-blocking call. */
 static int pcoll_call(const pcoll_t *a, MPI_Request *q)
 {
+    if (a->round)
+        return a->round(a->ext, q);
     switch (a->kind) {
     case PC_BARRIER: return PMPI_Ibarrier(a->comm, q);
     case PC_BCAST: return PMPI_Ibcast(a->rbuf, a->rcount, a->rdt, a->root, a->comm, q);
@@ -122,7 +128,8 @@ int api_pcoll_start(req_t *r)
     return MPI_SUCCESS;
 }
 
-static int pcoll_init(const char *fname, const pcoll_t *args, MPI_Info info, MPI_Request *request)
+static int pcoll_init_ext(const char *fname, const pcoll_t *args, const void *ext, size_t size,
+                          MPI_Info info, MPI_Request *request)
 {
     API_BEGIN(fname);
     comm_t *c;
@@ -133,7 +140,7 @@ static int pcoll_init(const char *fname, const pcoll_t *args, MPI_Info info, MPI
     if (!request)
         API_FAIL(MPI_ERR_REQUEST);
     req_t *r = req_alloc(REQ_COLL);
-    pcoll_t *a = malloc(sizeof(*a));
+    pcoll_t *a = malloc(sizeof(*a) + size);
     if (!r || !a) {
         free(a);
         if (r)
@@ -141,6 +148,8 @@ static int pcoll_init(const char *fname, const pcoll_t *args, MPI_Info info, MPI
         API_FAIL(MPI_ERR_NO_MEM);
     }
     *a = *args;
+    if (size)
+        memcpy(a->ext, ext, size);
     r->pcoll = a;
     r->comm = c;
     comm_retain(c);
@@ -157,6 +166,23 @@ static int pcoll_init(const char *fname, const pcoll_t *args, MPI_Info info, MPI
 }
 
 #define PC(...) (&(pcoll_t){__VA_ARGS__})
+
+static int pcoll_init(const char *fname, const pcoll_t *args, MPI_Info info, MPI_Request *request)
+{
+    return pcoll_init_ext(fname, args, NULL, 0, info, request);
+}
+
+int api_pcoll_init_round(const char *fname, MPI_Comm comm, api_pround_fn *round, const void *args,
+                         size_t size, MPI_Info info, MPI_Request *request)
+{
+    return pcoll_init_ext(fname, PC(.comm = comm, .round = round), args, size, info, request);
+}
+
+void *api_pcoll_round_args(req_t *r, api_pround_fn *round)
+{
+    pcoll_t *a = r ? r->pcoll : NULL;
+    return a && a->round == round ? a->ext : NULL;
+}
 
 /* Gather, scatter (with a root), allgather, alltoall (without): one block
  * per process, one shape. */

@@ -7,8 +7,28 @@
 #include <time.h>
 
 #include "runtime/init.h"
+#include "api/session.h"
 #include "ft/ft.h"
 #include "rma/rma.h"
+
+/* The World Model: 1 after MPI_Init, 2 after MPI_Finalize. The library
+ * itself may run without it, for sessions (api/session.h). */
+static int world_state;
+
+int api_world_active(void)
+{
+    return world_state == 1;
+}
+
+int api_lib_up(int required, int *provided)
+{
+    if (ftg.initialized) {
+        *provided = ftg.thread_level;
+        return MPI_SUCCESS;
+    }
+    int rc = ft_lib_init(required, provided);
+    return rc == MPI_SUCCESS ? ft_after_init() : rc;
+}
 
 /*
  * A second MPI_Init (or one after MPI_Finalize) is erroneous (MPI-4 11.2.1).
@@ -20,7 +40,7 @@
 static int init_twice_error(const char *fname)
 {
     static int code_twice = -1, code_after = -1;
-    int after = ftg.finalized;
+    int after = ftg.finalized || world_state == 2;
     int *code = after ? &code_after : &code_twice;
     char s[MPI_MAX_ERROR_STRING];
     snprintf(s, sizeof s,
@@ -40,15 +60,16 @@ static int init_twice_error(const char *fname)
 
 static int init_common(const char *fname, int required, int *provided)
 {
-    if (ftg.initialized || ftg.finalized)
+    if (world_state || ftg.finalized)
         return init_twice_error(fname);
     int prov;
-    int rc = ft_lib_init(required, &prov);
-    if (rc != MPI_SUCCESS)
+    int rc = api_lib_up(required, &prov);
+    if (rc != MPI_SUCCESS && rc != MPI_INIT_RESTARTED_NODE)
         return rc;
+    world_state = 1;
     if (provided)
         *provided = prov;
-    return ft_after_init();
+    return rc;
 }
 
 API_WEAK(Init)
@@ -77,10 +98,8 @@ static int no_orphans(void *arg)
     return req_orphans() == 0;
 }
 
-API_WEAK(Finalize)
-int PMPI_Finalize(void)
+int api_lib_down(void)
 {
-    API_BEGIN("MPI_Finalize");
     /* Requests the user freed while active must still complete (MPI-4.0
      * 3.7.3): a freed receive may be the one a peer's send, itself waited
      * for in the peer's MPI_Finalize, needs. Wait for them before the
@@ -91,8 +110,18 @@ int PMPI_Finalize(void)
     ulfm_finalize();
     api_type_f90_fini();
     rma_reap(); /* RMA operations a failure cut off */
-    /* After finalize no error handler exists: the code is returned. */
-    API_LEAVE_RAISED(ft_lib_finalize());
+    return ft_lib_finalize();
+}
+
+API_WEAK(Finalize)
+int PMPI_Finalize(void)
+{
+    API_BEGIN("MPI_Finalize");
+    world_state = 2;
+    /* Sessions still open keep the library running (api/session.h). After
+     * finalize no error handler exists: the code is returned. */
+    if (api_session_count() == 0)
+        API_LEAVE_RAISED(api_lib_down());
     API_END();
 }
 
@@ -101,7 +130,7 @@ int PMPI_Initialized(int *flag)
 {
     if (!flag)
         return MPI_ERR_ARG;
-    *flag = ftg.initialized;
+    *flag = world_state >= 1; /* MPI_Init was called (sessions do not count) */
     return MPI_SUCCESS;
 }
 
@@ -110,7 +139,7 @@ int PMPI_Finalized(int *flag)
 {
     if (!flag)
         return MPI_ERR_ARG;
-    *flag = ftg.finalized;
+    *flag = world_state == 2;
     return MPI_SUCCESS;
 }
 

@@ -1,9 +1,13 @@
 /*
- * Neighborhood collectives (blocking): MPI_Neighbor_allgather(v) and
+ * Neighborhood collectives: MPI_Neighbor_allgather(v) and
  * MPI_Neighbor_alltoall(v/w) on Cartesian, graph and distributed graph
- * communicators. Every process posts one receive per in-neighbor and one
- * send per out-neighbor on the collective context and waits for all:
- * cost max(in, out) (alpha + n beta), no extra copies.
+ * communicators, and their non-blocking forms MPI_Ineighbor_* (the
+ * persistent MPI_Neighbor_*_init are in neighbor_persist.c). Every process
+ * builds one collective schedule (coll/sched.h): one receive per
+ * in-neighbor and one send per out-neighbor, all concurrent, on the
+ * collective context; the blocking form runs it to completion, the
+ * non-blocking one returns its request. Cost max(in, out) (alpha + n beta),
+ * no extra copies.
  *
  * Neighbor order: Cartesian, for each dimension the neighbor in the
  * negative direction then the one in the positive direction (MPI_PROC_NULL
@@ -11,13 +15,18 @@
  * MPI_Graph_neighbors order for both; distributed graph, sources and
  * destinations as MPI_Dist_graph_neighbors returns them.
  *
- * Cartesian messages carry one of two tags: "sent towards +1" or "sent
- * towards -1", so that the blocks stay apart when both neighbors of a
- * dimension are the same process (a periodic dimension of size 1 or 2).
- * Between two processes, messages of one tag are matched in dimension
- * order on both sides.
+ * A schedule's messages share one tag, and the messages between two
+ * processes match in the order the schedule creates them. When both
+ * neighbors of a Cartesian dimension are the same process (a periodic
+ * dimension of size 1 or 2), its block sent towards +1 must land in the
+ * peer's block of its -1 side: so, per dimension, the receives are created
+ * -1 side first and the sends +1 side first. Only the neighbors of one
+ * dimension (or self, in several dimensions of size 1) can be the same
+ * process, so this order pairs every block with its own.
  */
 #include "api/comm_int.h"
+#include "api/coll_check.h"
+#include "coll/coll_nb.h"
 
 #include <stdlib.h>
 
@@ -61,24 +70,35 @@ static int nbr_init(comm_t *c, nbr_t *x)
     return MPI_SUCCESS;
 }
 
-static int nbr_run(comm_t *c, nbr_t *x)
+/* Schedule x's messages and run them (rp NULL: to completion) or start
+ * them (*rp: the request). */
+static int nbr_run(comm_t *c, nbr_t *x, req_t **rp)
 {
     int cart = ((topo_t *)c->topo)->kind == MPI_CART;
-    int t_pos = coll_tag(c), t_neg = coll_tag(c);
-    req_t **rq = calloc((size_t)(x->nin + x->nout) + 1, sizeof(req_t *));
-    if (!rq)
+    sched_t *s = sched_new(c);
+    if (!s)
         return MPI_ERR_NO_MEM;
-    int rc = MPI_SUCCESS;
-    /* in-neighbor 2d sits at -1 and sent its block towards +1 */
-    for (int i = 0; i < x->nin && rc == MPI_SUCCESS; i++)
-        rc = coll_irecv(c, x->rb[i], (size_t)x->rc[i], x->rdt[i], x->in[i],
-                        cart && (i & 1) ? t_neg : t_pos, &rq[i]);
-    for (int i = 0; i < x->nout && rc == MPI_SUCCESS; i++)
-        rc = coll_isend(c, x->sb[i], (size_t)x->sc[i], x->sdt[i], x->out[i],
-                        cart && !(i & 1) ? t_neg : t_pos, &rq[x->nin + i]);
-    int rc2 = coll_waitall(rq, x->nin + x->nout);
-    free(rq);
-    return rc != MPI_SUCCESS ? rc : rc2;
+    for (int i = 0; i < x->nin; i++) {
+        sched_keep_dt(s, x->rdt[i]);
+        if (x->in[i] != MPI_PROC_NULL)
+            sched_recv(s, x->rb[i], (size_t)x->rc[i], x->rdt[i], x->in[i]);
+    }
+    for (int k = 0; k < x->nout; k++) {
+        int i = cart ? k ^ 1 : k; /* Cartesian: +1 side first */
+        sched_keep_dt(s, x->sdt[i]);
+        if (x->out[i] != MPI_PROC_NULL)
+            sched_send(s, x->sb[i], (size_t)x->sc[i], x->sdt[i], x->out[i]);
+    }
+    return coll_run(s, rp); /* a build error (no memory) is in s->err */
+}
+
+/* Run x for the blocking form (request NULL) or start it and hand the
+ * request to the user. */
+static int nbr_go(comm_t *c, nbr_t *x, MPI_Request *request)
+{
+    int rc;
+    COLL_RUN(request, nbr_run(c, x, rp_));
+    return rc;
 }
 
 /* The communicator of a neighborhood collective: an intracommunicator
@@ -101,7 +121,8 @@ static char *at(const void *buf, MPI_Aint off)
  * Neighbor_alltoall (neighbour i gets block i: spread 1). */
 static int nbr_regular(const char *fname, const void *sendbuf, int sendcount,
                        MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                       MPI_Datatype recvtype, MPI_Comm comm, int spread)
+                       MPI_Datatype recvtype, MPI_Comm comm, int spread,
+                       MPI_Request *request)
 {
     API_BEGIN(fname);
     comm_t *c;
@@ -128,7 +149,7 @@ static int nbr_regular(const char *fname, const void *sendbuf, int sendcount,
             x.sc[i] = sendcount;
             x.sdt[i] = sdt;
         }
-        rc = nbr_run(c, &x);
+        rc = nbr_go(c, &x, request);
     }
     nbr_free(&x);
     API_END();
@@ -139,15 +160,15 @@ int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     return nbr_regular("MPI_Neighbor_allgather", sendbuf, sendcount, sendtype, recvbuf,
-                       recvcount, recvtype, comm, 0);
+                       recvcount, recvtype, comm, 0, NULL);
 }
 
-API_WEAK(Neighbor_allgatherv)
-int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                             void *recvbuf, const int recvcounts[], const int displs[],
-                             MPI_Datatype recvtype, MPI_Comm comm)
+static int nbr_allgatherv(const char *fname, const void *sendbuf, int sendcount,
+                          MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                          const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                          MPI_Request *request)
 {
-    API_BEGIN("MPI_Neighbor_allgatherv");
+    API_BEGIN(fname);
     comm_t *c;
     dt_t *sdt, *rdt;
     nbr_t x = {0};
@@ -179,7 +200,7 @@ int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
         x.sc[i] = sendcount;
         x.sdt[i] = sdt;
     }
-    rc = nbr_run(c, &x);
+    rc = nbr_go(c, &x, request);
 out:
     nbr_free(&x);
     API_END();
@@ -190,15 +211,15 @@ int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     return nbr_regular("MPI_Neighbor_alltoall", sendbuf, sendcount, sendtype, recvbuf,
-                       recvcount, recvtype, comm, 1);
+                       recvcount, recvtype, comm, 1, NULL);
 }
 
-API_WEAK(Neighbor_alltoallv)
-int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+static int nbr_alltoallv(const char *fname, const void *sendbuf, const int sendcounts[],
+                         const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                         const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                         MPI_Comm comm, MPI_Request *request)
 {
-    API_BEGIN("MPI_Neighbor_alltoallv");
+    API_BEGIN(fname);
     comm_t *c;
     dt_t *sdt, *rdt;
     nbr_t x = {0};
@@ -232,7 +253,7 @@ int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
         x.sc[i] = sendcounts[i];
         x.sdt[i] = sdt;
     }
-    rc = nbr_run(c, &x);
+    rc = nbr_go(c, &x, request);
 out:
     nbr_free(&x);
     API_END();
@@ -247,13 +268,12 @@ static dt_t *w_type(MPI_Datatype h)
     return dt;
 }
 
-API_WEAK(Neighbor_alltoallw)
-int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-                            MPI_Comm comm)
+static int nbr_alltoallw(const char *fname, const void *sendbuf, const int sendcounts[],
+                         const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                         const int recvcounts[], const MPI_Aint rdispls[],
+                         const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
 {
-    API_BEGIN("MPI_Neighbor_alltoallw");
+    API_BEGIN(fname);
     comm_t *c;
     nbr_t x = {0};
     CHECK_NBR_COMM(comm, c);
@@ -291,8 +311,94 @@ int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
         x.sb[i] = at(sendbuf, sdispls[i]);
         x.sc[i] = sendcounts[i];
     }
-    rc = nbr_run(c, &x);
+    rc = nbr_go(c, &x, request);
 out:
     nbr_free(&x);
     API_END();
+}
+
+/* ---- the entry points: blocking (request NULL) and non-blocking ---- */
+
+/* A non-blocking form given no place for its request. */
+#define NEED_REQ(request, name) \
+    do { if (!(request)) return api_fail_early(comm, MPI_ERR_REQUEST, name); } while (0)
+
+API_WEAK(Ineighbor_allgather)
+int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Request *request)
+{
+    NEED_REQ(request, "MPI_Ineighbor_allgather");
+    return nbr_regular("MPI_Ineighbor_allgather", sendbuf, sendcount, sendtype, recvbuf,
+                       recvcount, recvtype, comm, 0, request);
+}
+
+API_WEAK(Ineighbor_alltoall)
+int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request *request)
+{
+    NEED_REQ(request, "MPI_Ineighbor_alltoall");
+    return nbr_regular("MPI_Ineighbor_alltoall", sendbuf, sendcount, sendtype, recvbuf,
+                       recvcount, recvtype, comm, 1, request);
+}
+
+API_WEAK(Neighbor_allgatherv)
+int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return nbr_allgatherv("MPI_Neighbor_allgatherv", sendbuf, sendcount, sendtype, recvbuf,
+                          recvcounts, displs, recvtype, comm, NULL);
+}
+
+API_WEAK(Ineighbor_allgatherv)
+int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, const int recvcounts[], const int displs[],
+                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    NEED_REQ(request, "MPI_Ineighbor_allgatherv");
+    return nbr_allgatherv("MPI_Ineighbor_allgatherv", sendbuf, sendcount, sendtype, recvbuf,
+                          recvcounts, displs, recvtype, comm, request);
+}
+
+API_WEAK(Neighbor_alltoallv)
+int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return nbr_alltoallv("MPI_Neighbor_alltoallv", sendbuf, sendcounts, sdispls, sendtype,
+                         recvbuf, recvcounts, rdispls, recvtype, comm, NULL);
+}
+
+API_WEAK(Ineighbor_alltoallv)
+int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Request *request)
+{
+    NEED_REQ(request, "MPI_Ineighbor_alltoallv");
+    return nbr_alltoallv("MPI_Ineighbor_alltoallv", sendbuf, sendcounts, sdispls, sendtype,
+                         recvbuf, recvcounts, rdispls, recvtype, comm, request);
+}
+
+API_WEAK(Neighbor_alltoallw)
+int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                            MPI_Comm comm)
+{
+    return nbr_alltoallw("MPI_Neighbor_alltoallw", sendbuf, sendcounts, sdispls, sendtypes,
+                         recvbuf, recvcounts, rdispls, recvtypes, comm, NULL);
+}
+
+API_WEAK(Ineighbor_alltoallw)
+int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                             const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                             void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                             const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
+{
+    NEED_REQ(request, "MPI_Ineighbor_alltoallw");
+    return nbr_alltoallw("MPI_Ineighbor_alltoallw", sendbuf, sendcounts, sdispls, sendtypes,
+                         recvbuf, recvcounts, rdispls, recvtypes, comm, request);
 }

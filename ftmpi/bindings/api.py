@@ -4,7 +4,7 @@
 import re
 
 HANDLES = ("Comm", "Group", "Datatype", "Op", "Request", "Errhandler", "Info",
-           "Win", "Message", "File")
+           "Win", "Message", "File", "Session")
 SCALARS = ("int", "Aint", "Count", "Offset", "Fint", "logical")
 KINDS = set(HANDLES + SCALARS + (
     "choice", "Status", "F08status", "string", "extra", "extra_int", "attr", "attr_int",

@@ -4,7 +4,7 @@
 
 #include "mpi.h"
 
-typedef enum { ERRH_COMM = 1, ERRH_WIN, ERRH_FILE } errh_kind_t;
+typedef enum { ERRH_COMM = 1, ERRH_WIN, ERRH_FILE, ERRH_SESSION } errh_kind_t;
 
 typedef struct errh {
     int handle;

@@ -68,7 +68,7 @@ static const char *const class_strings[] = {
     [MPIX_ERR_PROC_FAILED] = "MPIX_ERR_PROC_FAILED: a process involved has failed",
     [MPIX_ERR_PROC_FAILED_PENDING] = "MPIX_ERR_PROC_FAILED_PENDING: operation pending on a failed process",
     [MPIX_ERR_REVOKED] = "MPIX_ERR_REVOKED: communicator revoked",
-    [61] = "reserved error class",
+    [MPI_ERR_SESSION] = "MPI_ERR_SESSION: invalid session handle",
     [62] = "reserved error class",
     [MPI_ERR_LASTCODE] = "MPI_ERR_LASTCODE: last predefined error code",
 };

@@ -1,5 +1,8 @@
 /*
- * neighbor: blocking neighborhood collectives.
+ * neighbor: neighborhood collectives, every check run three times: with
+ * the blocking calls, the non-blocking ones (MPI_Ineighbor_* + MPI_Wait),
+ * and the persistent ones (MPI_Neighbor_*_init, two MPI_Start/MPI_Wait
+ * rounds, MPI_Request_free).
  *  - Cartesian 2-D (one periodic dimension): allgather and alltoall, the
  *    blocks of MPI_PROC_NULL neighbors left untouched; 1-D periodic rings
  *    of size 1 and 2 (both neighbors are the same process: blocks must
@@ -7,9 +10,31 @@
  *  - graph ring: allgather, alltoall
  *  - distributed graph with repeated edges and self-loops: alltoallv,
  *    allgatherv, alltoallw; the k-th copy of an edge carries the k-th block
- *  - MPI_ERR_TOPOLOGY without a topology
+ *  - MPI_ERR_TOPOLOGY without a topology; a NULL request
  */
 #include "mpitest.h"
+
+/* 0: blocking, 1: non-blocking, 2: persistent */
+static int mode;
+
+/* Complete the request of a non-blocking or persistent call that returned rc. */
+static int run_req(int rc, MPI_Request *q)
+{
+    if (rc != MPI_SUCCESS || mode == 1)
+        return rc != MPI_SUCCESS ? rc : MPI_Wait(q, MPI_STATUS_IGNORE);
+    for (int round = 0; round < 2 && rc == MPI_SUCCESS; round++)
+        if ((rc = MPI_Start(q)) == MPI_SUCCESS)
+            rc = MPI_Wait(q, MPI_STATUS_IGNORE);
+    int rc2 = MPI_Request_free(q);
+    return rc != MPI_SUCCESS ? rc : rc2;
+}
+
+/* NBR(name, args...): MPI_Neighbor_<name>(args) in the current mode. */
+#define NBR(name, ...)                                                                   \
+    (mode == 0 ? MPI_Neighbor_##name(__VA_ARGS__)                                        \
+     : mode == 1 ? run_req(MPI_Ineighbor_##name(__VA_ARGS__, &q_), &q_)                 \
+                 : run_req(MPI_Neighbor_##name##_init(__VA_ARGS__, MPI_INFO_NULL, &q_), &q_))
+static MPI_Request q_;
 
 /* MPI_UNWEIGHTED is a small integer pointer (see topo_graph.c). */
 #if defined(__GNUC__) && !defined(__clang__) /* gcc's warnings; clang has neither */
@@ -36,7 +61,7 @@ static void test_cart(MPI_Comm c, const char *what)
     int *in = t_malloc(sizeof(int) * (size_t)(n + 1)), *out = t_malloc(sizeof(int) * (size_t)(n + 1));
     for (int j = 0; j < n; j++)
         in[j] = NONE;
-    T_MPI(MPI_Neighbor_allgather(&rank, 1, MPI_INT, in, 1, MPI_INT, c));
+    T_MPI(NBR(allgather, &rank, 1, MPI_INT, in, 1, MPI_INT, c));
     for (int j = 0; j < n; j++) {
         int nb = cart_nbr(c, j);
         T_CHECK(in[j] == (nb == MPI_PROC_NULL ? NONE : nb), "%s allgather block %d: %d, neighbor %d",
@@ -46,7 +71,7 @@ static void test_cart(MPI_Comm c, const char *what)
         out[j] = rank * 100 + j;
         in[j] = NONE;
     }
-    T_MPI(MPI_Neighbor_alltoall(out, 1, MPI_INT, in, 1, MPI_INT, c));
+    T_MPI(NBR(alltoall, out, 1, MPI_INT, in, 1, MPI_INT, c));
     for (int j = 0; j < n; j++) {
         /* my neighbor on side j sent me the block for its opposite side */
         int nb = cart_nbr(c, j);
@@ -101,9 +126,9 @@ static void test_graph(void)
     T_MPI(MPI_Graph_create(MPI_COMM_WORLD, p, index, edges, 0, &g));
     int prev = edges[2 * t_rank], next = edges[2 * t_rank + 1];
     int in[2] = {NONE, NONE}, out[2] = {t_rank * 10, t_rank * 10 + 1};
-    T_MPI(MPI_Neighbor_allgather(&t_rank, 1, MPI_INT, in, 1, MPI_INT, g));
+    T_MPI(NBR(allgather, &t_rank, 1, MPI_INT, in, 1, MPI_INT, g));
     T_CHECK(in[0] == prev && in[1] == next, "graph allgather %d %d", in[0], in[1]);
-    T_MPI(MPI_Neighbor_alltoall(out, 1, MPI_INT, in, 1, MPI_INT, g));
+    T_MPI(NBR(alltoall, out, 1, MPI_INT, in, 1, MPI_INT, g));
     if (p > 2) { /* p = 2: prev = next, blocks of a graph are matched in order */
         T_CHECK(in[0] == prev * 10 + 1 && in[1] == next * 10, "graph alltoall %d %d", in[0],
                 in[1]);
@@ -162,7 +187,7 @@ static void test_dist(void)
             sb[sdisp[k] + i] = i == 0 ? t_rank * 1000 + k : k;
     for (int i = 0; i < rtot; i++)
         rb[i] = NONE;
-    T_MPI(MPI_Neighbor_alltoallv(sb, scount, sdisp, MPI_INT, rb, rcount, rdisp, MPI_INT, g));
+    T_MPI(NBR(alltoallv, sb, scount, sdisp, MPI_INT, rb, rcount, rdisp, MPI_INT, g));
     for (int j = 0; j < indeg && j < nin; j++) {
         T_CHECK(rb[rdisp[j]] == want[j], "alltoallv in-edge %d: %d, expected %d", j, rb[rdisp[j]],
                 want[j]);
@@ -178,7 +203,7 @@ static void test_dist(void)
         rwc[j] = rcount[j], rwd[j] = (MPI_Aint)rdisp[j] * (MPI_Aint)sizeof(int), rt[j] = MPI_INT;
     for (int i = 0; i < rtot; i++)
         rb[i] = NONE;
-    T_MPI(MPI_Neighbor_alltoallw(sb, swc, swd, st, rb, rwc, rwd, rt, g));
+    T_MPI(NBR(alltoallw, sb, swc, swd, st, rb, rwc, rwd, rt, g));
     for (int j = 0; j < indeg && j < nin; j++)
         T_CHECK(rb[rdisp[j]] == want[j], "alltoallw in-edge %d: %d, expected %d", j, rb[rdisp[j]],
                 want[j]);
@@ -187,7 +212,7 @@ static void test_dist(void)
         rcount[j] = 1, rdisp[j] = indeg - 1 - j; /* reversed placement */
     for (int i = 0; i < rtot; i++)
         rb[i] = NONE;
-    T_MPI(MPI_Neighbor_allgatherv(&t_rank, 1, MPI_INT, rb, rcount, rdisp, MPI_INT, g));
+    T_MPI(NBR(allgatherv, &t_rank, 1, MPI_INT, rb, rcount, rdisp, MPI_INT, g));
     for (int j = 0; j < indeg; j++)
         T_CHECK(rb[indeg - 1 - j] == ins[j], "allgatherv in-edge %d: %d, expected %d", j,
                 rb[indeg - 1 - j], ins[j]);
@@ -208,6 +233,26 @@ static void test_errors(void)
     MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
     T_MPI_CLASS(MPI_Neighbor_alltoall(&a, -1, MPI_INT, b, 1, MPI_INT, c), MPI_ERR_COUNT);
     T_MPI_CLASS(MPI_Neighbor_alltoall(&a, 1, MPI_DATATYPE_NULL, b, 1, MPI_INT, c), MPI_ERR_TYPE);
+    /* non-blocking: the same checks, and the request pointer */
+    MPI_Request q;
+    T_MPI_CLASS(MPI_Ineighbor_allgather(&a, 1, MPI_INT, b, 1, MPI_INT, MPI_COMM_WORLD, &q),
+                MPI_ERR_TOPOLOGY);
+    T_MPI_CLASS(MPI_Ineighbor_alltoallv(&a, (int[]){1, 1}, (int[]){0, 0}, MPI_INT, b,
+                                        (int[]){-1, 1}, (int[]){0, 1}, MPI_INT, c, &q),
+                MPI_ERR_COUNT);
+    T_MPI_CLASS(MPI_Ineighbor_alltoall(&a, 1, MPI_INT, b, 1, MPI_INT, c, NULL), MPI_ERR_REQUEST);
+    /* persistent: the communicator at init; the other arguments at each
+     * MPI_Start, which leaves the request inactive */
+    T_MPI_CLASS(MPI_Neighbor_alltoall_init(&a, 1, MPI_INT, b, 1, MPI_INT, MPI_COMM_NULL,
+                                           MPI_INFO_NULL, &q),
+                MPI_ERR_COMM);
+    T_MPI(MPI_Neighbor_alltoall_init(&a, -1, MPI_INT, b, 1, MPI_INT, c, MPI_INFO_NULL, &q));
+    T_MPI_CLASS(MPI_Start(&q), MPI_ERR_COUNT);
+    T_MPI(MPI_Request_free(&q));
+    T_MPI(MPI_Neighbor_allgather_init(&a, 1, MPI_INT, b, 1, MPI_INT, MPI_COMM_WORLD,
+                                      MPI_INFO_NULL, &q));
+    T_MPI_CLASS(MPI_Start(&q), MPI_ERR_TOPOLOGY);
+    T_MPI(MPI_Request_free(&q));
     MPI_Comm_free(&c);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
@@ -215,9 +260,11 @@ static void test_errors(void)
 int main(int argc, char **argv)
 {
     t_init(&argc, &argv);
-    test_carts();
-    test_graph();
-    test_dist();
+    for (mode = 0; mode < 3; mode++) {
+        test_carts();
+        test_graph();
+        test_dist();
+    }
     test_errors();
     return t_finish();
 }
