@@ -33,6 +33,8 @@ static int create(const char *fname, int flavor, void *base, MPI_Aint size, int 
         API_FAIL(MPI_ERR_BASE);
     CHECK_USABLE(c);
     rc = rma_win_create(c, flavor, base, size, disp_unit, in, baseptr, &w);
+    if (rc == MPI_SUCCESS && ulfm_enabled())
+        ulfm_watch(w->comm); /* MPIX_Win_revoke */
     if (rc == MPI_SUCCESS)
         *win = w->handle;
     API_END();

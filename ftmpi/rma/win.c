@@ -88,8 +88,6 @@ static int exchange_sizes(win_t *w)
     return rc;
 }
 
-/* MPI_Win_allocate_shared: rank 0 makes a memfd, the others open it
- * through /proc/<pid>/fd/<fd> (same host, same user), all map it. */
 static int one_host(win_t *w)
 {
     for (int r = 0; r < w->size; r++)
@@ -99,7 +97,11 @@ static int one_host(win_t *w)
     return 1;
 }
 
-static int shared_segment(win_t *w)
+/* The shared segment: rank 0 makes a memfd, the others open it through
+ * /proc/<pid>/fd/<fd> (same host, same user), all map it. With parts (a
+ * shared or allocated window) the members' memory follows the lock page;
+ * without (a CMA window), the lock page alone. */
+static int shared_segment(win_t *w, int parts)
 {
     if (!one_host(w))
         return MPI_ERR_RMA_SHARED;
@@ -107,7 +109,7 @@ static int shared_segment(win_t *w)
     if (!w->offs)
         return MPI_ERR_NO_MEM;
     size_t total = SEG_HEAD;
-    for (int r = 0; r < w->size; r++) {
+    for (int r = 0; r < w->size && parts; r++) {
         w->offs[r] = (MPI_Aint)total;  /* contiguous, as the standard's default */
         total += (size_t)w->sizes[r];
     }
@@ -152,7 +154,10 @@ static int shared_segment(win_t *w)
         return rc;
     if (!all)
         return MPI_ERR_NO_MEM;
-    w->base = (char *)w->seg + w->offs[w->rank];
+    if (parts) {
+        w->base = (char *)w->seg + w->offs[w->rank];
+        w->via = RMA_VIA_SHM;
+    }
     return MPI_SUCCESS;
 }
 
@@ -183,7 +188,7 @@ static void win_destroy(win_t *w)
     }
     if (w->seg)
         munmap(w->seg, w->seg_len);
-    else if (w->flavor == MPI_WIN_FLAVOR_ALLOCATE)
+    if (w->flavor == MPI_WIN_FLAVOR_ALLOCATE && w->via != RMA_VIA_SHM)
         free(w->base);
     if (w->comm)
         comm_release(w->comm);
@@ -199,10 +204,17 @@ static void win_destroy(win_t *w)
     free(w->sizes);
     free(w->disp_units);
     free(w->offs);
+    free(w->pids);
+    free(w->bases);
     free(w->pending);
     free(w->err);
     free(w->access);
     free(w->shared_by);
+    for (int r = 0; w->batch && r < w->size; r++)
+        free(w->batch[r].buf);
+    free(w->batch);
+    free(w->unflushed);
+    free(w->terr);
     free(w);
     if (list_empty(&windows))
         progress_remove_hook(rma_progress);
@@ -245,12 +257,19 @@ int rma_win_create(comm_t *c, int flavor, void *base, MPI_Aint size, int disp_un
     w->err = calloc((size_t)w->size, sizeof(int));
     w->access = calloc((size_t)w->size, sizeof(int));
     w->shared_by = calloc((size_t)w->size, sizeof(int));
-    if (!w->pending || !w->err || !w->access || !w->shared_by || !w->info)
+    w->batch = calloc((size_t)w->size, sizeof(rma_batch_t));
+    w->unflushed = calloc((size_t)w->size, sizeof(int));
+    w->terr = calloc((size_t)w->size, sizeof(int));
+    if (!w->pending || !w->err || !w->access || !w->shared_by || !w->info || !w->batch ||
+        !w->unflushed || !w->terr)
         rc = MPI_ERR_NO_MEM;
     /* MPI_Win_allocate with every member on this host: the shared segment
      * too (loads and stores), unless FTMPI_RMA_NO_SHM is set. */
-    int shm = flavor == MPI_WIN_FLAVOR_SHARED ||
-              (flavor == MPI_WIN_FLAVOR_ALLOCATE && one_host(w) && !getenv("FTMPI_RMA_NO_SHM"));
+    int direct_ok = one_host(w) && !getenv("FTMPI_RMA_NO_SHM");
+    int shm = flavor == MPI_WIN_FLAVOR_SHARED || (flavor == MPI_WIN_FLAVOR_ALLOCATE && direct_ok);
+    /* MPI_Win_create on one host: CMA into the user's memory, with the
+     * lock page for accumulates, where the kernel lets every member in. */
+    int cma = flavor == MPI_WIN_FLAVOR_CREATE && direct_ok;
     if (rc == MPI_SUCCESS && flavor == MPI_WIN_FLAVOR_ALLOCATE && !shm) {
         w->base = malloc(size > 0 ? (size_t)size : 1);
         if (!w->base)
@@ -264,7 +283,11 @@ int rma_win_create(comm_t *c, int flavor, void *base, MPI_Aint size, int disp_un
     if (rc == MPI_SUCCESS)
         rc = rc2;
     if (rc == MPI_SUCCESS && shm)
-        rc = shared_segment(w);
+        rc = shared_segment(w, 1);
+    if (rc == MPI_SUCCESS && cma)
+        rc = rma_cma_setup(w);
+    if (rc == MPI_SUCCESS && w->via == RMA_VIA_CMA)
+        rc = shared_segment(w, 0);
     if (rc == MPI_SUCCESS) {
         int h = handle_alloc(&win_table, w);
         if (h < 0)

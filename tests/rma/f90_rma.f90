@@ -1,7 +1,7 @@
 ! f90_rma.f90: one-sided communication through the `mpi` module:
 ! MPI_Win_allocate (TYPE(C_PTR) base turned into a Fortran array), fence
 ! with Put and Get, Accumulate under lock/unlock, Fetch_and_op, the
-! MPI_WIN_SIZE attribute (present), MPI_Win_free. Prints "f90_rma rank R: ok".
+! integer window attributes (values), MPI_Win_free. Prints "f90_rma rank R: ok".
 program f90_rma
   use mpi
   use, intrinsic :: iso_c_binding
@@ -26,12 +26,31 @@ program f90_rma
   cp = transfer(baseaddr, cp)
   call c_f_pointer(cp, mem, [n])
   mem = 0
-  ! MPI_WIN_SIZE read from Fortran gives the C value (the address of the
-  ! size), not the size: docs/rma.md, "Not done". Only that it is there:
+  ! The integer attributes come back as their values (MPI-3.1 11.2.6)
   call MPI_Win_get_attr(win, MPI_WIN_SIZE, attrval, flag, ierr)
-  if (.not. flag .or. ierr /= MPI_SUCCESS) then
+  if (.not. flag .or. ierr /= MPI_SUCCESS .or. attrval /= bytes) then
     nfail = nfail + 1
-    print *, 'f90_rma: check failed: MPI_WIN_SIZE'
+    print *, 'f90_rma: check failed: MPI_WIN_SIZE', attrval
+  end if
+  call MPI_Win_get_attr(win, MPI_WIN_DISP_UNIT, attrval, flag, ierr)
+  if (.not. flag .or. ierr /= MPI_SUCCESS .or. attrval /= 8) then
+    nfail = nfail + 1
+    print *, 'f90_rma: check failed: MPI_WIN_DISP_UNIT', attrval
+  end if
+  call MPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, attrval, flag, ierr)
+  if (.not. flag .or. ierr /= MPI_SUCCESS .or. attrval /= MPI_WIN_FLAVOR_ALLOCATE) then
+    nfail = nfail + 1
+    print *, 'f90_rma: check failed: MPI_WIN_CREATE_FLAVOR', attrval
+  end if
+  call MPI_Win_get_attr(win, MPI_WIN_MODEL, attrval, flag, ierr)
+  if (.not. flag .or. ierr /= MPI_SUCCESS .or. attrval /= MPI_WIN_UNIFIED) then
+    nfail = nfail + 1
+    print *, 'f90_rma: check failed: MPI_WIN_MODEL', attrval
+  end if
+  call MPI_Win_get_attr(win, MPI_WIN_BASE, attrval, flag, ierr)
+  if (.not. flag .or. ierr /= MPI_SUCCESS .or. attrval /= baseaddr) then
+    nfail = nfail + 1
+    print *, 'f90_rma: check failed: MPI_WIN_BASE', attrval
   end if
 
   do i = 1, n
