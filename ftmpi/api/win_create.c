@@ -125,7 +125,8 @@ int PMPI_Win_free(MPI_Win *win)
     errh_t *e = w->errh;
     int h = w->handle;
     errh_retain(e);
-    rc = rma_win_free(w); /* w is gone, also when rc reports a failure */
+    /* w is gone, also when rc reports a failure */
+    rc = rma_win_free(w, !ulfm_is_revoked(w->comm));
     w = NULL;
     *win = MPI_WIN_NULL;
     if (rc != MPI_SUCCESS) {

@@ -132,7 +132,9 @@ win_t *win_get(MPI_Win h);
  * Collective over c. *basep gets the memory of ALLOCATE and SHARED. */
 int rma_win_create(comm_t *c, int flavor, void *base, MPI_Aint size, int disp_unit, info_t *info,
                    void *basep, win_t **out);
-int rma_win_free(win_t *w);
+/* usable 0: the communicator is revoked (MPIX_Win_revoke): nobody waits
+ * for anyone. */
+int rma_win_free(win_t *w, int usable);
 /* Base, size and disp_unit of member r of a shared window. */
 int rma_shared_query(win_t *w, int r, MPI_Aint *size, int *disp_unit, void *baseptr);
 int rma_attach(win_t *w, void *base, MPI_Aint size);

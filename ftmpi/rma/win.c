@@ -308,14 +308,16 @@ int rma_win_create(comm_t *c, int flavor, void *base, MPI_Aint size, int disp_un
     return MPI_SUCCESS;
 }
 
-int rma_win_free(win_t *w)
+int rma_win_free(win_t *w, int usable)
 {
     /* Collective: what others still do to this window completes first. */
-    int alive = rma_healthy(w);
-    int rc = alive ? rma_flush(w, -1) : MPI_ERR_OTHER;
+    int alive = usable && rma_healthy(w);
     /* With a member dead (or the communicator destroyed by a recovery)
-     * nobody can wait for everyone: the window just goes, with the error. */
-    int rc2 = alive ? coll_barrier(w->comm) : MPI_ERR_OTHER;
+     * nobody can wait for everyone: the window just goes, with the error.
+     * Revoked: it goes quietly (a local free, as ULFM has it). */
+    int gone = usable ? MPI_ERR_OTHER : MPI_SUCCESS;
+    int rc = alive ? rma_flush(w, -1) : gone;
+    int rc2 = alive ? coll_barrier(w->comm) : gone;
     if (rc == MPI_SUCCESS)
         rc = rc2;
     attr_clear(KV_WIN, &w->attrs, w->handle);
