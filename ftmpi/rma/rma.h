@@ -26,10 +26,12 @@
  * the failure instead of waiting. The target takes requests from the
  * progress engine (a progress hook): weak progress, as the standard allows.
  *
- * Windows from MPI_Win_allocate_shared live in one memfd segment mapped by
- * every member (all on one host); their puts, gets and accumulates are
- * loads and stores, accumulates under a robust process-shared mutex in the
- * segment. Locks and PSCW use messages in both kinds of windows.
+ * Windows from MPI_Win_allocate_shared (and MPI_Win_allocate on one host)
+ * live in one memfd segment mapped by every member; their puts, gets and
+ * accumulates are loads and stores, accumulates under a robust
+ * process-shared mutex in the segment. Puts and gets on MPI_Win_create
+ * windows on one host are process_vm_writev/readv (CMA). Locks and PSCW
+ * use messages in every kind of window.
  */
 #ifndef FTMPI_RMA_RMA_H
 #define FTMPI_RMA_RMA_H
@@ -86,8 +88,7 @@ typedef struct win {
     char name[MPI_MAX_OBJECT_NAME];
     list_node_t all;
     int via;                /* RMA_VIA_*: how origin operations reach the target */
-    /* shared memory (MPI_Win_allocate_shared, MPI_Win_allocate on one host;
-     * a CMA window maps the lock page alone) */
+    /* shared memory (MPI_Win_allocate_shared, MPI_Win_allocate on one host) */
     void *seg;              /* the mapping: lock page, then the members' parts */
     size_t seg_len;
     MPI_Aint *offs;         /* [size] offset of each member's part in seg */
@@ -187,15 +188,15 @@ void rma_copy_out(const char *base, const rma_run_t *runs, size_t n, char *out);
 int rma_progress(void);              /* the progress hook */
 void rma_sweep(win_t *w, int all);   /* free finished operation records */
 int rma_wait_pending(win_t *w, int target);
-/* Loads and stores (RMA_VIA_SHM) or CMA (RMA_VIA_CMA): the origin does the
- * operation itself, accumulates under the window's lock. */
+/* Loads and stores (RMA_VIA_SHM; accumulates under the window's lock) or
+ * a put or get by CMA (RMA_VIA_CMA): the origin does it itself. */
 int rma_start_direct(win_t *w, const rma_args_t *a);
 /* CMA: can every member reach every other's memory? Collective. */
 int rma_cma_setup(win_t *w);
-/* Copy between local memory laid out like runs at lbase (or packed at
- * packed, when not NULL) and target t's memory at rbase; write: to t. */
-int rma_cma_xfer(win_t *w, int t, char *lbase, char *packed, uintptr_t rbase,
-                 const rma_run_t *runs, size_t n, int write);
+/* Copy between packed local data and target t's memory laid out like
+ * runs at rbase; write: to t. */
+int rma_cma_xfer(win_t *w, int t, char *packed, uintptr_t rbase, const rma_run_t *runs, size_t n,
+                 int write);
 void rma_shm_lock(win_t *w);
 void rma_shm_unlock(win_t *w);
 /* Target side: handle one request from origin (rma_target.c). */

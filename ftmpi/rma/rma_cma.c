@@ -1,5 +1,6 @@
-/* Cross-memory attach: process_vm_readv/writev between the processes of a
- * window whose members share a host (MPI_Win_create). The kernel checks
+/* Cross-memory attach: puts and gets by process_vm_readv/writev between
+ * the processes of a window whose members share a host (MPI_Win_create;
+ * accumulates stay messages, applied by the target). The kernel checks
  * that the caller may ptrace the target (same user; under Yama's
  * ptrace_scope 1 the target must allow it: PR_SET_PTRACER below), so the
  * window tries it at creation and keeps messages when any member cannot. */
@@ -65,8 +66,8 @@ static int cma_call(pid_t pid, struct iovec *l, struct iovec *r, size_t k, size_
     return got < 0 && errno == ESRCH ? MPI_ERR_OTHER : MPI_ERR_RMA_RANGE;
 }
 
-int rma_cma_xfer(win_t *w, int t, char *lbase, char *packed, uintptr_t rbase,
-                 const rma_run_t *runs, size_t n, int write)
+int rma_cma_xfer(win_t *w, int t, char *packed, uintptr_t rbase, const rma_run_t *runs, size_t n,
+                 int write)
 {
     struct iovec l[CHUNK], r[CHUNK];
     size_t k = 0, bytes = 0;
@@ -79,12 +80,11 @@ int rma_cma_xfer(win_t *w, int t, char *lbase, char *packed, uintptr_t rbase,
         size_t units = (MPI_Aint)sz == ext ? 1 : runs[i].n, len = units == 1 ? runs[i].n * sz : sz;
         for (size_t u = 0; u < units; u++) {
             int64_t d = runs[i].disp + (int64_t)u * ext;
-            l[k].iov_base = packed ? packed : lbase + d;
+            l[k].iov_base = packed;
             l[k].iov_len = len;
             r[k].iov_base = (void *)(rbase + (uintptr_t)d);
             r[k].iov_len = len;
-            if (packed)
-                packed += len;
+            packed += len;
             bytes += len;
             if (++k == CHUNK) {
                 int rc = cma_call(pid, l, r, k, bytes, write);

@@ -1,8 +1,10 @@
 /* Origin side of operations the origin does itself: loads and stores on a
- * window every member maps (RMA_VIA_SHM), or process_vm_readv/writev into
- * the target's memory (RMA_VIA_CMA). Accumulates, get-accumulates and
- * compare-and-swap run under the window's process-shared mutex, so each
- * is atomic with respect to every other on the window (MPI-3.1 11.7.1). */
+ * window every member maps (RMA_VIA_SHM), or puts and gets by
+ * process_vm_readv/writev into the target's memory (RMA_VIA_CMA; its
+ * accumulates go as messages, applied by the target one after the other).
+ * On a mapped window accumulates, get-accumulates and compare-and-swap run
+ * under the window's process-shared mutex, so each is atomic with respect
+ * to every other on the window (MPI-3.1 11.7.1). */
 #include "rma/rma.h"
 
 #include <stdlib.h>
@@ -25,7 +27,7 @@ static int cma_put_get(win_t *w, const rma_args_t *a, const rma_run_t *runs, siz
         return MPI_ERR_NO_MEM;
     if (put && !contig)
         dt_pack(ldt, lcount, lbuf, 0, packed, bytes);
-    int rc = rma_cma_xfer(w, a->target, NULL, packed, rbase, runs, nruns, put);
+    int rc = rma_cma_xfer(w, a->target, packed, rbase, runs, nruns, put);
     if (!put && !contig && rc == MPI_SUCCESS)
         dt_unpack(ldt, lcount, lbuf, 0, packed, bytes);
     if (!contig)
@@ -33,55 +35,24 @@ static int cma_put_get(win_t *w, const rma_args_t *a, const rma_run_t *runs, siz
     return rc;
 }
 
-/* The byte span [lo, hi) the runs cover. */
-static void span_of(const rma_run_t *runs, size_t n, int64_t *lo, int64_t *hi)
-{
-    for (size_t i = 0; i < n; i++) {
-        dt_kind_t k = (dt_kind_t)runs[i].kind;
-        int64_t a = runs[i].disp;
-        int64_t b = a + (int64_t)((runs[i].n - 1) * (uint64_t)dt_kind_extent(k) + dt_kind_size(k));
-        if (i == 0 || a < *lo)
-            *lo = a;
-        if (i == 0 || b > *hi)
-            *hi = b;
-    }
-}
-
-/* Accumulate, get-accumulate, compare-and-swap at tbase (SHM), or on a
- * copy of the target's span read and written back under the lock (CMA). */
+/* Accumulate, get-accumulate, compare-and-swap at tbase, in the segment. */
 static int atomic_op(win_t *w, const rma_args_t *a, const rma_run_t *runs, size_t nruns,
-                     char *tbase, uintptr_t rbase, const char *src, char *old, size_t bytes)
+                     char *tbase, const char *src, char *old, size_t bytes)
 {
-    int rc = MPI_SUCCESS, cma = w->via == RMA_VIA_CMA;
-    int64_t lo = 0, hi = 0;
-    char *span = NULL;
-    if (cma) {
-        span_of(runs, nruns, &lo, &hi);
-        span = malloc(hi > lo ? (size_t)(hi - lo) : 1);
-        if (!span)
-            return MPI_ERR_NO_MEM;
-        tbase = span - lo;
-    }
-    int noop = a->kind != RMA_CAS && a->op->handle == MPI_NO_OP, changed = !noop;
+    int rc = MPI_SUCCESS;
     rma_shm_lock(w);
-    if (cma)
-        rc = rma_cma_xfer(w, a->target, tbase, NULL, rbase, runs, nruns, 0);
-    if (rc == MPI_SUCCESS && a->kind == RMA_CAS) {
+    if (a->kind == RMA_CAS) {
         rma_copy_out(tbase, runs, nruns, old);
-        changed = memcmp(old, a->cbuf, bytes) == 0;
-        if (changed)
+        if (memcmp(old, a->cbuf, bytes) == 0)
             rma_apply(tbase, runs, nruns, a->obuf, NULL, NULL);
-    } else if (rc == MPI_SUCCESS && noop) {
+    } else if (a->op->handle == MPI_NO_OP) {
         if (old)
             rma_copy_out(tbase, runs, nruns, old);
-    } else if (rc == MPI_SUCCESS) {
+    } else {
         op_t *op = a->op->predefined && a->op->handle == MPI_REPLACE ? NULL : a->op;
         rc = rma_apply(tbase, runs, nruns, src, op, old);
     }
-    if (cma && rc == MPI_SUCCESS && changed)
-        rc = rma_cma_xfer(w, a->target, tbase, NULL, rbase, runs, nruns, 1);
     rma_shm_unlock(w);
-    free(span);
     return rc;
 }
 
@@ -124,7 +95,7 @@ int rma_start_direct(win_t *w, const rma_args_t *a)
     }
     if (a->kind != RMA_CAS && a->odt && !direct)
         dt_pack(a->odt, (size_t)a->ocount, a->obuf, 0, in, bytes);
-    rc = atomic_op(w, a, runs, nruns, tbase, rbase, src, old, bytes);
+    rc = atomic_op(w, a, runs, nruns, tbase, src, old, bytes);
     if (rc == MPI_SUCCESS && a->kind == RMA_CAS)
         memcpy(a->rbuf, old, bytes);
     else if (rc == MPI_SUCCESS && old)

@@ -299,7 +299,10 @@ int rma_start(win_t *w, const rma_args_t *a, req_t **ureq)
             req_complete(*ureq);
         return MPI_SUCCESS;
     }
-    if (w->via != RMA_VIA_MSG && !ctl) {
+    /* CMA windows: puts and gets directly, accumulates as messages */
+    int direct = w->via == RMA_VIA_SHM ||
+                 (w->via == RMA_VIA_CMA && (a->kind == RMA_PUT || a->kind == RMA_GET));
+    if (direct && !ctl) {
         rc = rma_start_direct(w, a);
         if (ureq) {
             (*ureq)->status.MPI_ERROR = rc;

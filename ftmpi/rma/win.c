@@ -98,10 +98,9 @@ static int one_host(win_t *w)
 }
 
 /* The shared segment: rank 0 makes a memfd, the others open it through
- * /proc/<pid>/fd/<fd> (same host, same user), all map it. With parts (a
- * shared or allocated window) the members' memory follows the lock page;
- * without (a CMA window), the lock page alone. */
-static int shared_segment(win_t *w, int parts)
+ * /proc/<pid>/fd/<fd> (same host, same user), all map it: the lock page,
+ * then the members' parts. */
+static int shared_segment(win_t *w)
 {
     if (!one_host(w))
         return MPI_ERR_RMA_SHARED;
@@ -109,7 +108,7 @@ static int shared_segment(win_t *w, int parts)
     if (!w->offs)
         return MPI_ERR_NO_MEM;
     size_t total = SEG_HEAD;
-    for (int r = 0; r < w->size && parts; r++) {
+    for (int r = 0; r < w->size; r++) {
         w->offs[r] = (MPI_Aint)total;  /* contiguous, as the standard's default */
         total += (size_t)w->sizes[r];
     }
@@ -154,10 +153,8 @@ static int shared_segment(win_t *w, int parts)
         return rc;
     if (!all)
         return MPI_ERR_NO_MEM;
-    if (parts) {
-        w->base = (char *)w->seg + w->offs[w->rank];
-        w->via = RMA_VIA_SHM;
-    }
+    w->base = (char *)w->seg + w->offs[w->rank];
+    w->via = RMA_VIA_SHM;
     return MPI_SUCCESS;
 }
 
@@ -267,8 +264,8 @@ int rma_win_create(comm_t *c, int flavor, void *base, MPI_Aint size, int disp_un
      * too (loads and stores), unless FTMPI_RMA_NO_SHM is set. */
     int direct_ok = one_host(w) && !getenv("FTMPI_RMA_NO_SHM");
     int shm = flavor == MPI_WIN_FLAVOR_SHARED || (flavor == MPI_WIN_FLAVOR_ALLOCATE && direct_ok);
-    /* MPI_Win_create on one host: CMA into the user's memory, with the
-     * lock page for accumulates, where the kernel lets every member in. */
+    /* MPI_Win_create on one host: puts and gets by CMA into the user's
+     * memory, where the kernel lets every member in. */
     int cma = flavor == MPI_WIN_FLAVOR_CREATE && direct_ok;
     if (rc == MPI_SUCCESS && flavor == MPI_WIN_FLAVOR_ALLOCATE && !shm) {
         w->base = malloc(size > 0 ? (size_t)size : 1);
@@ -283,11 +280,9 @@ int rma_win_create(comm_t *c, int flavor, void *base, MPI_Aint size, int disp_un
     if (rc == MPI_SUCCESS)
         rc = rc2;
     if (rc == MPI_SUCCESS && shm)
-        rc = shared_segment(w, 1);
+        rc = shared_segment(w);
     if (rc == MPI_SUCCESS && cma)
         rc = rma_cma_setup(w);
-    if (rc == MPI_SUCCESS && w->via == RMA_VIA_CMA)
-        rc = shared_segment(w, 0);
     if (rc == MPI_SUCCESS) {
         int h = handle_alloc(&win_table, w);
         if (h < 0)
