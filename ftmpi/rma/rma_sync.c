@@ -126,6 +126,18 @@ int rma_post(win_t *w, group_t *g)
         if (rc == MPI_SUCCESS)
             rc = e;
     }
+    if (rc != MPI_SUCCESS) { /* no exposure epoch (a failure, a revoke) */
+        for (int i = 0; i < g->size; i++) {
+            req_t *r = w->done_reqs[i];
+            if (r && !r->complete)
+                p2p_cancel(r);
+            if (r && r->complete)
+                req_free(r); /* else p2p still holds it: left behind */
+        }
+        free(w->done_reqs);
+        w->done_reqs = NULL;
+        return rc;
+    }
     group_retain(g);
     w->post_group = g;
     return rc;

@@ -2,10 +2,11 @@
  * rma_ulfm: the ULFM draft's window calls (docs/rma.md, "Fault tolerance").
  * Under the ULFM mode (3 ranks):
  *   - MPIX_Win_get_failed of a healthy window is the empty group;
- *   - MPIX_Win_revoke by rank 0 while ranks 1 and 2 wait in MPI_Win_fence
- *     (which cannot complete without rank 0): their fence ends with
- *     MPIX_ERR_REVOKED, and every later call on that window too, at every
- *     rank; MPI_COMM_WORLD is untouched (a barrier over it works);
+ *   - MPIX_Win_revoke by rank 0 while ranks 1 and 2 wait in MPI_Win_wait
+ *     for rank 0's access epoch, which never comes: their wait (or their
+ *     post, when the revoke came first) ends with MPIX_ERR_REVOKED, and
+ *     every later call on that window too, at every rank; MPI_COMM_WORLD
+ *     is untouched (a barrier over it works);
  *   - rank 2 SIGKILLs itself; once the survivors know (a receive from it
  *     fails), MPIX_Win_get_failed of a second window is {2}.
  * In another mode (2 ranks): revoke is MPI_ERR_UNSUPPORTED_OPERATION,
@@ -72,8 +73,19 @@ int main(int argc, char **argv)
     if (rank == 0) {
         CHECK(MPIX_Win_revoke(w) == MPI_SUCCESS, "MPIX_Win_revoke");
     } else {
-        int rc = MPI_Win_fence(0, w);
-        CHECK(cls(rc) == MPIX_ERR_REVOKED, "fence on a revoked window gave class %d", cls(rc));
+        /* An exposure epoch for rank 0, which never starts one: only the
+         * revoke can end the wait (its receives fail), or the post already
+         * fails when the revoke came first. */
+        MPI_Group g, g0;
+        int zero = 0;
+        MPI_Win_get_group(w, &g);
+        MPI_Group_incl(g, 1, &zero, &g0);
+        int rc = MPI_Win_post(g0, 0, w);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Win_wait(w);
+        CHECK(cls(rc) == MPIX_ERR_REVOKED, "post/wait on a revoked window gave class %d", cls(rc));
+        MPI_Group_free(&g);
+        MPI_Group_free(&g0);
     }
     int rc = MPI_Put(&v, 1, MPI_LONG, (rank + 1) % size, 0, 1, MPI_LONG, w);
     CHECK(cls(rc) == MPIX_ERR_REVOKED || cls(rc) == MPI_ERR_RMA_SYNC,
