@@ -27,31 +27,12 @@ program f90_rma
   call c_f_pointer(cp, mem, [n])
   mem = 0
   ! The integer attributes come back as their values (MPI-3.1 11.2.6)
-  call MPI_Win_get_attr(win, MPI_WIN_SIZE, attrval, flag, ierr)
-  if (.not. flag .or. ierr /= MPI_SUCCESS .or. attrval /= bytes) then
-    nfail = nfail + 1
-    print *, 'f90_rma: check failed: MPI_WIN_SIZE', attrval
-  end if
-  call MPI_Win_get_attr(win, MPI_WIN_DISP_UNIT, attrval, flag, ierr)
-  if (.not. flag .or. ierr /= MPI_SUCCESS .or. attrval /= 8) then
-    nfail = nfail + 1
-    print *, 'f90_rma: check failed: MPI_WIN_DISP_UNIT', attrval
-  end if
-  call MPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, attrval, flag, ierr)
-  if (.not. flag .or. ierr /= MPI_SUCCESS .or. attrval /= MPI_WIN_FLAVOR_ALLOCATE) then
-    nfail = nfail + 1
-    print *, 'f90_rma: check failed: MPI_WIN_CREATE_FLAVOR', attrval
-  end if
-  call MPI_Win_get_attr(win, MPI_WIN_MODEL, attrval, flag, ierr)
-  if (.not. flag .or. ierr /= MPI_SUCCESS .or. attrval /= MPI_WIN_UNIFIED) then
-    nfail = nfail + 1
-    print *, 'f90_rma: check failed: MPI_WIN_MODEL', attrval
-  end if
-  call MPI_Win_get_attr(win, MPI_WIN_BASE, attrval, flag, ierr)
-  if (.not. flag .or. ierr /= MPI_SUCCESS .or. attrval /= baseaddr) then
-    nfail = nfail + 1
-    print *, 'f90_rma: check failed: MPI_WIN_BASE', attrval
-  end if
+  call expect(MPI_WIN_SIZE, bytes, 'MPI_WIN_SIZE')
+  call expect(MPI_WIN_DISP_UNIT, 8_MPI_ADDRESS_KIND, 'MPI_WIN_DISP_UNIT')
+  call expect(MPI_WIN_CREATE_FLAVOR, int(MPI_WIN_FLAVOR_ALLOCATE, MPI_ADDRESS_KIND), &
+              'MPI_WIN_CREATE_FLAVOR')
+  call expect(MPI_WIN_MODEL, int(MPI_WIN_UNIFIED, MPI_ADDRESS_KIND), 'MPI_WIN_MODEL')
+  call expect(MPI_WIN_BASE, baseaddr, 'MPI_WIN_BASE')
 
   do i = 1, n
     v(i) = 100 * rank + i
@@ -90,4 +71,17 @@ program f90_rma
     write (*, '(a,i0,a,i0)') 'f90_rma rank ', rank, ': FAILED ', nfail
   end if
   call MPI_Finalize(ierr)
+
+contains
+
+  subroutine expect(key, want, what)
+    integer, intent(in) :: key
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: want
+    character(len=*), intent(in) :: what
+    call MPI_Win_get_attr(win, key, attrval, flag, ierr)
+    if (.not. flag .or. ierr /= MPI_SUCCESS .or. attrval /= want) then
+      nfail = nfail + 1
+      print *, 'f90_rma: check failed: ', what, attrval
+    end if
+  end subroutine expect
 end program f90_rma
