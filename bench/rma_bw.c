@@ -2,8 +2,9 @@
  * rma_bw: one-sided latency, bandwidth and accumulate rate between two
  * ranks (docs/rma.md). Rank 0 is the origin, rank 1 the target, which waits
  * in MPI_Barrier meanwhile (it makes progress there: weak progress). A
- * window from MPI_Win_allocate (--shared: MPI_Win_allocate_shared), one
- * passive-target epoch (MPI_Win_lock_all) around everything.
+ * window from MPI_Win_allocate (--shared: MPI_Win_allocate_shared;
+ * --create: MPI_Win_create over malloc'd memory), one passive-target epoch
+ * (MPI_Win_lock_all) around everything.
  *   put_lat / get_lat  one MPI_Put / MPI_Get + MPI_Win_flush, microseconds
  *   put_bw             64 MPI_Put then one flush, MB/s
  *   acc_rate           256 MPI_Accumulate(MPI_SUM) of `size` bytes of
@@ -28,17 +29,23 @@ static double median(double *v) { qsort(v, BATCHES, sizeof(double), cmp); return
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    int rank, quick = 0, shared = 0;
+    int rank, quick = 0, shared = 0, create = 0;
     for (int i = 1; i < argc; i++) {
         quick |= !strcmp(argv[i], "--quick");
         shared |= !strcmp(argv[i], "--shared");
+        create |= !strcmp(argv[i], "--create");
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     size_t maxsz = quick ? 65536 : 1 << 20;
     char *buf = malloc(maxsz), *base;
     memset(buf, 1, maxsz);
     MPI_Win win;
-    if (shared)
+    char *mem = NULL;
+    if (create) {
+        mem = malloc(maxsz);
+        memset(mem, 0, maxsz);
+        MPI_Win_create(mem, (MPI_Aint)maxsz, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    } else if (shared)
         MPI_Win_allocate_shared(rank == 1 ? (MPI_Aint)maxsz : 0, 1, MPI_INFO_NULL, MPI_COMM_WORLD,
                                 &base, &win);
     else
@@ -88,6 +95,7 @@ int main(int argc, char **argv)
     }
     MPI_Win_unlock_all(win);
     MPI_Win_free(&win);
+    free(mem);
     free(buf);
     MPI_Finalize();
     return 0;

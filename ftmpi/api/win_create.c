@@ -33,6 +33,8 @@ static int create(const char *fname, int flavor, void *base, MPI_Aint size, int 
         API_FAIL(MPI_ERR_BASE);
     CHECK_USABLE(c);
     rc = rma_win_create(c, flavor, base, size, disp_unit, in, baseptr, &w);
+    if (rc == MPI_SUCCESS && ulfm_enabled())
+        ulfm_watch(w->comm); /* MPIX_Win_revoke */
     if (rc == MPI_SUCCESS)
         *win = w->handle;
     API_END();
@@ -123,7 +125,8 @@ int PMPI_Win_free(MPI_Win *win)
     errh_t *e = w->errh;
     int h = w->handle;
     errh_retain(e);
-    rc = rma_win_free(w); /* w is gone, also when rc reports a failure */
+    /* w is gone, also when rc reports a failure */
+    rc = rma_win_free(w, !ulfm_is_revoked(w->comm));
     w = NULL;
     *win = MPI_WIN_NULL;
     if (rc != MPI_SUCCESS) {

@@ -56,6 +56,11 @@ void ulfm_park(req_t *r);
 /* Is r such a parked receive (it stays valid: Wait/Test keep it)? */
 int ulfm_parked(const req_t *r);
 
+/* A hidden communicator whose revocation the user sees (a window's, for
+ * MPIX_Win_revoke): its state now, so that a revoke that comes is applied,
+ * also one that came before. */
+void ulfm_watch(comm_t *c);
+
 /* Revoke (ulfm_revoke.c). */
 int ulfm_revoke(comm_t *c);
 int ulfm_is_revoked(const comm_t *c);

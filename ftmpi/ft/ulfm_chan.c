@@ -126,6 +126,11 @@ static void comm_born(comm_t *c)
         ulfm_revoke(c);
 }
 
+void ulfm_watch(comm_t *c)
+{
+    comm_born(c);
+}
+
 /* MPI_Comm_free: the state stays. */
 static void comm_gone(comm_t *c)
 {

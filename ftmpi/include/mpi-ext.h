@@ -44,6 +44,8 @@ FTMPI_XFN(int, Comm_failure_ack, (MPI_Comm comm))
 FTMPI_XFN(int, Comm_failure_get_acked, (MPI_Comm comm, MPI_Group *failedgrp))
 FTMPI_XFN(int, Comm_get_failed, (MPI_Comm comm, MPI_Group *failedgrp))
 FTMPI_XFN(int, Comm_ack_failed, (MPI_Comm comm, int num_to_ack, int *num_acked))
+FTMPI_XFN(int, Win_revoke, (MPI_Win win))
+FTMPI_XFN(int, Win_get_failed, (MPI_Win win, MPI_Group *failedgrp))
 #undef FTMPI_XFN
 
 #if defined(__GNUC__)

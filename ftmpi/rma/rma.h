@@ -3,26 +3,35 @@
  * of the collectives: it uses p2p, coll and core, never ft or api.
  *
  * A window owns a hidden duplicate of its communicator. Every operation on
- * a window that is not shared memory is a message on that communicator:
+ * a window that is not reached directly (shared memory, CMA) is a request
+ * on that communicator. Requests to one target are gathered into one
+ * message until a synchronization call, a request that wants a reply, or
+ * RMA_BATCH_MAX bytes (rma_wire.h):
  *
- *   origin -> target  RMA_TAG_REQ   header, target runs, packed data
- *   target -> origin  reply tag     the op's own tag: an empty ack, or the
- *                                   data of a get / the old values of a
- *                                   get-accumulate, received straight into
- *                                   the origin's result buffer
+ *   origin -> target  RMA_TAG_REQ   requests: header, target runs, data
+ *   target -> origin  reply tag     the request's own tag: the data of a
+ *                                   get / the old values of a get-accumulate,
+ *                                   received straight into the origin's
+ *                                   result buffer; a status for a lock,
+ *                                   unlock or flush request
  *   target -> origin  RMA_TAG_POST  MPI_Win_post
  *   origin -> target  RMA_TAG_DONE  MPI_Win_complete
  *
- * The origin posts the receive of the reply before it sends the request,
- * so completing an operation is completing that receive, and a dead target
- * fails it (p2p_peer_failed): flush, unlock, complete and fence then return
+ * Puts and accumulates get no reply: the target applies the requests of one
+ * origin in order, so a flush request (or an unlock) after them is answered
+ * once they are done, with the first error they met. The origin posts the
+ * receive of a reply before it sends the request, so completing is
+ * completing receives, and a dead target fails them (p2p_peer_failed):
+ * flush, unlock, complete and fence then return
  * the failure instead of waiting. The target takes requests from the
  * progress engine (a progress hook): weak progress, as the standard allows.
  *
- * Windows from MPI_Win_allocate_shared live in one memfd segment mapped by
- * every member (all on one host); their puts, gets and accumulates are
- * loads and stores, accumulates under a robust process-shared mutex in the
- * segment. Locks and PSCW use messages in both kinds of windows.
+ * Windows from MPI_Win_allocate_shared (and MPI_Win_allocate on one host)
+ * live in one memfd segment mapped by every member; their puts, gets and
+ * accumulates are loads and stores, accumulates under a robust
+ * process-shared mutex in the segment. Puts and gets on MPI_Win_create
+ * windows on one host are process_vm_writev/readv (CMA). Locks and PSCW
+ * use messages in every kind of window.
  */
 #ifndef FTMPI_RMA_RMA_H
 #define FTMPI_RMA_RMA_H
@@ -41,6 +50,11 @@
 #include "util/list.h"
 
 enum { RMA_TAG_REQ = 1, RMA_TAG_POST = 2, RMA_TAG_DONE = 3, RMA_TAG_FIRST_REPLY = 16 };
+
+/* How a window's puts, gets and accumulates reach the target: messages;
+ * loads and stores in a segment every member maps; process_vm_readv/writev
+ * into the target's own memory (all members on one host). */
+enum { RMA_VIA_MSG = 0, RMA_VIA_SHM = 1, RMA_VIA_CMA = 2 };
 
 /* Where an access epoch to a target comes from. */
 enum { EP_NONE = 0, EP_FENCE = 1, EP_PSCW = 2, EP_LOCK_SHARED = 3, EP_LOCK_EXCL = 4 };
@@ -73,10 +87,14 @@ typedef struct win {
     info_t *info;
     char name[MPI_MAX_OBJECT_NAME];
     list_node_t all;
-    /* shared memory (MPI_Win_allocate_shared) */
+    int via;                /* RMA_VIA_*: how origin operations reach the target */
+    /* shared memory (MPI_Win_allocate_shared, MPI_Win_allocate on one host) */
     void *seg;              /* the mapping: lock page, then the members' parts */
     size_t seg_len;
     MPI_Aint *offs;         /* [size] offset of each member's part in seg */
+    /* CMA (MPI_Win_create on one host): every member's pid and base */
+    int *pids;              /* [size] */
+    MPI_Aint *bases;        /* [size] */
     /* dynamic windows */
     list_node_t regions;
     /* origin side */
@@ -84,6 +102,8 @@ typedef struct win {
     int nops;
     int *pending;           /* [size] operations to each target not completed */
     int *err;               /* [size] first error of an operation to a target */
+    struct rma_batch *batch; /* [size] requests to each target not sent yet */
+    int *unflushed;         /* [size] requests without a reply sent since the last flush */
     uint32_t next_tag;
     int fence;              /* a fence epoch is open (a fence without NOSUCCEED) */
     int *access;            /* [size] EP_* of the epoch on each target */
@@ -98,7 +118,14 @@ typedef struct win {
     int nshared;
     int *shared_by;         /* [size] shared locks held by each origin */
     list_node_t lockq;      /* rma_lockreq_t */
+    int *terr;              /* [size] first error of an origin's unanswered requests */
 } win_t;
+
+/* Requests to one target gathered into one message (rma_wire.h). */
+typedef struct rma_batch {
+    char *buf;
+    size_t len, cap;
+} rma_batch_t;
 
 /* ---- windows (win.c) ---- */
 win_t *win_get(MPI_Win h);
@@ -106,14 +133,16 @@ win_t *win_get(MPI_Win h);
  * Collective over c. *basep gets the memory of ALLOCATE and SHARED. */
 int rma_win_create(comm_t *c, int flavor, void *base, MPI_Aint size, int disp_unit, info_t *info,
                    void *basep, win_t **out);
-int rma_win_free(win_t *w);
+/* usable 0: the communicator is revoked (MPIX_Win_revoke): nobody waits
+ * for anyone. */
+int rma_win_free(win_t *w, int usable);
 /* Base, size and disp_unit of member r of a shared window. */
 int rma_shared_query(win_t *w, int r, MPI_Aint *size, int *disp_unit, void *baseptr);
 int rma_attach(win_t *w, void *base, MPI_Aint size);
 int rma_detach(win_t *w, const void *base);
 
 /* ---- operations (rma_ops.c) ---- */
-enum { RMA_PUT = 1, RMA_GET, RMA_ACC, RMA_GACC, RMA_CAS, RMA_LOCK, RMA_UNLOCK };
+enum { RMA_PUT = 1, RMA_GET, RMA_ACC, RMA_GACC, RMA_CAS, RMA_LOCK, RMA_UNLOCK, RMA_FLUSH };
 typedef struct {
     int kind;               /* RMA_PUT ... RMA_CAS */
     const void *obuf; int ocount; dt_t *odt;      /* origin (put, acc) */
@@ -159,6 +188,15 @@ void rma_copy_out(const char *base, const rma_run_t *runs, size_t n, char *out);
 int rma_progress(void);              /* the progress hook */
 void rma_sweep(win_t *w, int all);   /* free finished operation records */
 int rma_wait_pending(win_t *w, int target);
+/* Loads and stores (RMA_VIA_SHM; accumulates under the window's lock) or
+ * a put or get by CMA (RMA_VIA_CMA): the origin does it itself. */
+int rma_start_direct(win_t *w, const rma_args_t *a);
+/* CMA: can every member reach every other's memory? Collective. */
+int rma_cma_setup(win_t *w);
+/* Copy between packed local data and target t's memory laid out like
+ * runs at rbase; write: to t. */
+int rma_cma_xfer(win_t *w, int t, char *packed, uintptr_t rbase, const rma_run_t *runs, size_t n,
+                 int write);
 void rma_shm_lock(win_t *w);
 void rma_shm_unlock(win_t *w);
 /* Target side: handle one request from origin (rma_target.c). */

@@ -1,5 +1,5 @@
-/* Origin side of RMA operations: requests to the target, or loads and
- * stores on a shared-memory window; completion bookkeeping. */
+/* Origin side of RMA operations over messages: requests gathered per
+ * target, replies, completion bookkeeping. */
 #include "rma/rma.h"
 
 #include <stdlib.h>
@@ -17,186 +17,8 @@ typedef struct rma_op {
     int target;
     req_t *send, *reply, *ureq;
     void *msg;
-    int32_t st;     /* the status a put or accumulate gets back */
+    int32_t st;     /* the status a lock, unlock or flush gets back */
 } rma_op_t;
-
-/* ---- runs and their application ---------------------------------------- */
-
-typedef struct {
-    rma_run_t *v;
-    size_t n, cap;
-} runs_acc_t;
-
-static int add_run(void *arg, MPI_Aint disp, dt_kind_t kind, size_t n)
-{
-    runs_acc_t *a = arg;
-    if (a->n && a->v[a->n - 1].kind == (uint32_t)kind && dt_kind_size(kind) == (size_t)dt_kind_extent(kind) &&
-        a->v[a->n - 1].disp + (int64_t)(a->v[a->n - 1].n * dt_kind_size(kind)) == disp) {
-        a->v[a->n - 1].n += n; /* continues the previous run */
-        return 0;
-    }
-    if (a->n == a->cap) {
-        size_t cap = a->cap ? a->cap * 2 : 8;
-        rma_run_t *v = realloc(a->v, cap * sizeof(*v));
-        if (!v)
-            return MPI_ERR_NO_MEM;
-        a->v = v;
-        a->cap = cap;
-    }
-    a->v[a->n++] = (rma_run_t){disp, (uint32_t)kind, 0, n};
-    return 0;
-}
-
-int rma_runs_of(dt_t *dt, int count, rma_run_t **runs, size_t *nruns)
-{
-    runs_acc_t a = {NULL, 0, 0};
-    dt_kind_t k = dt->elem_kind;
-    if (dt_is_contig(dt, (size_t)count) && k != DTK_NONE &&
-        (MPI_Aint)dt_kind_size(k) == dt_kind_extent(k) && dt->size) {
-        /* one run, without walking the type element by element */
-        *runs = malloc(sizeof(rma_run_t));
-        if (!*runs)
-            return MPI_ERR_NO_MEM;
-        (*runs)[0] = (rma_run_t){dt->true_lb, (uint32_t)k, 0,
-                                 (uint64_t)count * (dt->size / dt_kind_size(k))};
-        *nruns = 1;
-        return MPI_SUCCESS;
-    }
-    int rc = dt_foreach_run(dt, (size_t)count, add_run, &a);
-    if (rc != 0) {
-        free(a.v);
-        return rc;
-    }
-    *runs = a.v;
-    *nruns = a.n;
-    return MPI_SUCCESS;
-}
-
-size_t rma_runs_bytes(const rma_run_t *runs, size_t n)
-{
-    size_t b = 0;
-    for (size_t i = 0; i < n; i++)
-        b += runs[i].n * dt_kind_size((dt_kind_t)runs[i].kind);
-    return b;
-}
-
-void rma_copy_out(const char *base, const rma_run_t *runs, size_t n, char *out)
-{
-    for (size_t i = 0; i < n; i++) {
-        size_t sz = dt_kind_size((dt_kind_t)runs[i].kind);
-        MPI_Aint ext = dt_kind_extent((dt_kind_t)runs[i].kind);
-        if ((MPI_Aint)sz == ext) {
-            memcpy(out, base + runs[i].disp, runs[i].n * sz);
-            out += runs[i].n * sz;
-            continue;
-        }
-        for (size_t u = 0; u < runs[i].n; u++, out += sz)
-            memcpy(out, base + runs[i].disp + (MPI_Aint)u * ext, sz);
-    }
-}
-
-/* The predefined type of one basic kind (to hand op_apply). */
-static dt_t *kind_type(dt_kind_t k)
-{
-    static dt_t *cache[DTK_COUNT_];
-    if (!cache[k]) {
-        for (int i = 1; i < 256; i++) {
-            dt_t *d = dt_get(FTMPI_HANDLE(FTMPI_KIND_DATATYPE, i));
-            if (d && d->predefined && d->kind == k) {
-                cache[k] = d;
-                break;
-            }
-        }
-    }
-    return cache[k];
-}
-
-int rma_apply(char *base, const rma_run_t *runs, size_t n, const char *in, op_t *op, char *old)
-{
-    if (old)
-        rma_copy_out(base, runs, n, old);
-    for (size_t i = 0; i < n; i++) {
-        dt_kind_t k = (dt_kind_t)runs[i].kind;
-        size_t sz = dt_kind_size(k), bytes = runs[i].n * sz;
-        MPI_Aint ext = dt_kind_extent(k);
-        char *at = base + runs[i].disp;
-        if (!op) { /* MPI_REPLACE */
-            if ((MPI_Aint)sz == ext)
-                memcpy(at, in, bytes);
-            else
-                for (size_t u = 0; u < runs[i].n; u++)
-                    memcpy(at + (MPI_Aint)u * ext, in + u * sz, sz);
-        } else if ((MPI_Aint)sz == ext) {
-            dt_t *kt = kind_type(k);
-            if (!kt || op_apply(op, in, at, (int)runs[i].n, kt) != MPI_SUCCESS)
-                return MPI_ERR_OP;
-        } else { /* padded pairs: one unit at a time */
-            dt_t *kt = kind_type(k);
-            char unit[64];
-            for (size_t u = 0; u < runs[i].n; u++) {
-                memcpy(unit, in + u * sz, sz);
-                if (!kt || op_apply(op, unit, at + (MPI_Aint)u * ext, 1, kt) != MPI_SUCCESS)
-                    return MPI_ERR_OP;
-            }
-        }
-        in += bytes;
-    }
-    return MPI_SUCCESS;
-}
-
-/* ---- shared memory: the origin does it itself ---------------------------- */
-
-static int start_shm(win_t *w, const rma_args_t *a)
-{
-    char *tbase = (char *)w->seg + w->offs[a->target] + a->tdisp * w->disp_units[a->target];
-    if (a->kind == RMA_PUT)
-        return coll_local_copy2(a->obuf, (size_t)a->ocount, a->odt, tbase, (size_t)a->tcount,
-                                a->tdt);
-    if (a->kind == RMA_GET)
-        return coll_local_copy2(tbase, (size_t)a->tcount, a->tdt, a->rbuf, (size_t)a->rcount,
-                                a->rdt);
-    rma_run_t *runs;
-    size_t nruns;
-    int rc = rma_runs_of(a->tdt, a->tcount, &runs, &nruns);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    size_t bytes = rma_runs_bytes(runs, nruns);
-    /* A contiguous origin is its own packed form: no copy. */
-    int direct = a->kind != RMA_CAS && a->odt && dt_is_contig(a->odt, (size_t)a->ocount);
-    char *in = direct ? NULL : malloc(bytes ? bytes : 1), *old = NULL;
-    const char *src = direct ? (const char *)a->obuf + a->odt->true_lb : in;
-    if (a->kind != RMA_ACC)
-        old = malloc(bytes ? bytes : 1);
-    if ((!direct && !in) || (a->kind != RMA_ACC && !old)) {
-        rc = MPI_ERR_NO_MEM;
-        goto out;
-    }
-    if (a->kind == RMA_CAS) {
-        rma_shm_lock(w);
-        rma_copy_out(tbase, runs, nruns, old);
-        if (memcmp(old, a->cbuf, bytes) == 0)
-            rma_apply(tbase, runs, nruns, a->obuf, NULL, NULL);
-        rma_shm_unlock(w);
-        memcpy(a->rbuf, old, bytes);
-        goto out;
-    }
-    if (a->odt && !direct)
-        dt_pack(a->odt, (size_t)a->ocount, a->obuf, 0, in, bytes);
-    op_t *op = a->op->predefined && a->op->handle == MPI_REPLACE ? NULL : a->op;
-    rma_shm_lock(w);
-    if (a->op->handle == MPI_NO_OP)
-        rma_copy_out(tbase, runs, nruns, old);
-    else
-        rc = rma_apply(tbase, runs, nruns, src, op, old);
-    rma_shm_unlock(w);
-    if (old)
-        dt_unpack(a->rdt, (size_t)a->rcount, a->rbuf, 0, old, bytes);
-out:
-    free(runs);
-    free(in);
-    free(old);
-    return rc;
-}
 
 /* ---- messages ------------------------------------------------------------ */
 
@@ -296,9 +118,57 @@ static uint32_t take_tag(win_t *w)
     return t;
 }
 
-/* Build the request message: header, runs, data. */
-static int build_msg(win_t *w, const rma_args_t *a, uint32_t tag, void **msgp, size_t *lenp,
-                     size_t *reply_bytes)
+/* Room for len more bytes at the end of target t's batch. */
+static char *batch_reserve(win_t *w, int t, size_t len)
+{
+    rma_batch_t *b = &w->batch[t];
+    if (b->len + len > b->cap) {
+        size_t cap = b->cap ? b->cap : RMA_BATCH_MAX;
+        while (cap < b->len + len)
+            cap *= 2;
+        char *n = realloc(b->buf, cap);
+        if (!n)
+            return NULL;
+        b->buf = n;
+        b->cap = cap;
+    }
+    char *p = b->buf + b->len;
+    b->len += len;
+    return p;
+}
+
+/* Send target t's batch as one message (the buffer goes with it). */
+static int batch_send(win_t *w, int t)
+{
+    rma_batch_t *b = &w->batch[t];
+    if (!b->len)
+        return MPI_SUCCESS;
+    rma_op_t *o = calloc(1, sizeof(*o));
+    req_t *s = o ? req_new_p2p(REQ_SEND, w->comm, b->buf, (int)b->len, dt_get(MPI_BYTE), t,
+                               RMA_TAG_REQ, SEND_STANDARD, 0)
+                 : NULL;
+    int rc = s ? p2p_start_send(s) : MPI_ERR_NO_MEM;
+    if (rc != MPI_SUCCESS) {
+        if (s)
+            req_free(s);
+        free(o);
+        b->len = 0; /* the requests are lost: the caller reports it */
+        return rc;
+    }
+    o->w = w;
+    o->target = t;
+    o->send = s;
+    o->msg = b->buf;
+    b->buf = NULL;
+    b->len = b->cap = 0;
+    list_add_tail(&w->ops, &o->link);
+    w->nops++;
+    return MPI_SUCCESS;
+}
+
+/* Append one request to target a->target's batch (rma_wire.h); *reply_bytes
+ * gets the size of the data reply. */
+static int append_req(win_t *w, const rma_args_t *a, uint32_t tag, size_t *reply_bytes)
 {
     rma_run_t *runs = NULL;
     size_t nruns = 0;
@@ -311,8 +181,13 @@ static int build_msg(win_t *w, const rma_args_t *a, uint32_t tag, void **msgp, s
         data = tbytes;
     else if (a->kind == RMA_CAS)
         data = 2 * tbytes;
-    size_t len = sizeof(rma_hdr_t) + nruns * sizeof(rma_run_t) + data;
-    char *m = malloc(len);
+    size_t len = sizeof(rma_hdr_t) + nruns * sizeof(rma_run_t) + rma_pad8(data);
+    rma_batch_t *b = &w->batch[a->target];
+    if (b->len && b->len + len > RMA_BATCH_MAX && (rc = batch_send(w, a->target)) != MPI_SUCCESS) {
+        free(runs);
+        return rc;
+    }
+    char *m = batch_reserve(w, a->target, len);
     if (!m) {
         free(runs);
         return MPI_ERR_NO_MEM;
@@ -336,8 +211,6 @@ static int build_msg(win_t *w, const rma_args_t *a, uint32_t tag, void **msgp, s
     }
     free(runs);
     *reply_bytes = a->kind == RMA_GET || a->kind == RMA_GACC || a->kind == RMA_CAS ? tbytes : 0;
-    *msgp = m;
-    *lenp = len;
     return MPI_SUCCESS;
 }
 
@@ -355,19 +228,82 @@ static int new_user_req(win_t *w, req_t **ureq)
     return MPI_SUCCESS;
 }
 
+static void finish_user_req(req_t **ureq, int rc)
+{
+    if (!ureq)
+        return;
+    if (rc != MPI_SUCCESS) {
+        req_free(*ureq);
+        *ureq = NULL;
+        return;
+    }
+    req_complete(*ureq);
+}
+
+/* A request with a reply (get, get-accumulate, compare-and-swap, lock,
+ * unlock, flush): the reply's receive is posted, then the batch goes. */
+static int start_with_reply(win_t *w, const rma_args_t *a, req_t **ureq)
+{
+    rma_op_t *o = calloc(1, sizeof(*o));
+    uint32_t tag = take_tag(w);
+    size_t rbytes = 0;
+    int rc = o ? append_req(w, a, tag, &rbytes) : MPI_ERR_NO_MEM;
+    if (rc != MPI_SUCCESS) {
+        free(o);
+        finish_user_req(ureq, rc);
+        return rc;
+    }
+    o->w = w;
+    o->target = a->target;
+    if (rbytes)
+        o->reply = req_new_p2p(REQ_RECV, w->comm, a->rbuf, a->rcount, a->rdt, a->target, (int)tag,
+                               SEND_STANDARD, 0);
+    else
+        o->reply = req_new_p2p(REQ_RECV, w->comm, &o->st, (int)sizeof(o->st), dt_get(MPI_BYTE),
+                               a->target, (int)tag, SEND_STANDARD, 0);
+    if (!o->reply) {
+        free(o);
+        w->batch[a->target].len = 0;
+        finish_user_req(ureq, MPI_ERR_NO_MEM);
+        return MPI_ERR_NO_MEM;
+    }
+    o->reply->on_done = rbytes ? data_reply_done : reply_done;
+    o->reply->ctx = o;
+    o->ureq = ureq ? *ureq : NULL;
+    w->pending[a->target]++;
+    list_add_tail(&w->ops, &o->link);
+    w->nops++;
+    if (a->kind == RMA_FLUSH || a->kind == RMA_UNLOCK)
+        w->unflushed[a->target] = 0; /* its reply covers what went before */
+    rc = p2p_start_recv(o->reply);
+    if (rc == MPI_SUCCESS)
+        rc = batch_send(w, a->target);
+    if (rc != MPI_SUCCESS) { /* no reply will come */
+        p2p_cancel(o->reply);
+        if (!o->reply->complete) {
+            o->reply->status.MPI_ERROR = rc;
+            req_complete(o->reply);
+        }
+    }
+    return rc;
+}
+
 int rma_start(win_t *w, const rma_args_t *a, req_t **ureq)
 {
     int rc;
     if (ureq && (rc = new_user_req(w, ureq)) != MPI_SUCCESS)
         return rc;
-    int ctl = a->kind == RMA_LOCK || a->kind == RMA_UNLOCK;
+    int ctl = a->kind == RMA_LOCK || a->kind == RMA_UNLOCK || a->kind == RMA_FLUSH;
     if (a->target == MPI_PROC_NULL || (a->tcount == 0 && a->kind != RMA_CAS && !ctl)) {
         if (ureq)
             req_complete(*ureq);
         return MPI_SUCCESS;
     }
-    if (w->seg && !ctl) {
-        rc = start_shm(w, a);
+    /* CMA windows: puts and gets directly, accumulates as messages */
+    int direct = w->via == RMA_VIA_SHM ||
+                 (w->via == RMA_VIA_CMA && (a->kind == RMA_PUT || a->kind == RMA_GET));
+    if (direct && !ctl) {
+        rc = rma_start_direct(w, a);
         if (ureq) {
             (*ureq)->status.MPI_ERROR = rc;
             req_complete(*ureq);
@@ -376,73 +312,43 @@ int rma_start(win_t *w, const rma_args_t *a, req_t **ureq)
     }
     if (w->nops > 4096)
         rma_sweep(w, 0);
-    rma_op_t *o = calloc(1, sizeof(*o));
-    uint32_t tag = take_tag(w);
-    size_t len = 0, rbytes = 0;
-    if (!o)
-        rc = MPI_ERR_NO_MEM;
-    else
-        rc = build_msg(w, a, tag, &o->msg, &len, &rbytes);
-    if (rc != MPI_SUCCESS) {
-        free(o);
-        if (ureq) {
-            req_free(*ureq);
-            *ureq = NULL;
-        }
-        return rc;
+    if (ctl || a->kind == RMA_GET || a->kind == RMA_GACC || a->kind == RMA_CAS)
+        return start_with_reply(w, a, ureq);
+    /* Put, accumulate: no reply; the data is in the batch, so the origin
+     * buffer is free again (local completion: an Rput's request is done). */
+    size_t rbytes;
+    rc = append_req(w, a, 0, &rbytes);
+    if (rc == MPI_SUCCESS) {
+        w->unflushed[a->target] = 1;
+        if (w->batch[a->target].len >= RMA_BATCH_MAX)
+            rc = batch_send(w, a->target);
     }
-    o->w = w;
-    o->target = a->target;
-    dt_t *byte = dt_get(MPI_BYTE);
-    /* The reply's receive first: it must be there when the reply comes. */
-    if (rbytes)
-        o->reply = req_new_p2p(REQ_RECV, w->comm, a->rbuf, a->rcount, a->rdt, a->target, (int)tag,
-                               SEND_STANDARD, 0);
-    else
-        o->reply = req_new_p2p(REQ_RECV, w->comm, &o->st, (int)sizeof(o->st), byte, a->target,
-                               (int)tag, SEND_STANDARD, 0);
-    o->send = req_new_p2p(REQ_SEND, w->comm, o->msg, (int)len, byte, a->target, RMA_TAG_REQ,
-                          SEND_STANDARD, 0);
-    if (!o->reply || !o->send) {
-        rc = MPI_ERR_NO_MEM;
-    } else {
-        o->reply->on_done = rbytes ? data_reply_done : reply_done;
-        o->reply->ctx = o;
-        o->ureq = ureq ? *ureq : NULL;
-        w->pending[a->target]++;
-        list_add_tail(&w->ops, &o->link);
-        w->nops++;
-        rc = p2p_start_recv(o->reply);
-        if (rc != MPI_SUCCESS) {
-            o->reply->status.MPI_ERROR = rc;
-            req_complete(o->reply);
-        } else {
-            rc = p2p_start_send(o->send);
-            if (rc != MPI_SUCCESS) {
-                req_free(o->send);
-                o->send = NULL;
-                p2p_cancel(o->reply);
-                if (!o->reply->complete) {
-                    o->reply->status.MPI_ERROR = rc;
-                    req_complete(o->reply);
-                }
-            }
-        }
-        return rc;
-    }
-    if (o->reply)
-        req_free(o->reply);
-    if (o->send)
-        req_free(o->send);
-    free(o->msg);
-    free(o);
+    finish_user_req(ureq, rc);
     return rc;
+}
+
+/* Send what is gathered for t, with a flush request when some of it gets
+ * no reply. */
+static int flush_start(win_t *w, int t)
+{
+    if (w->unflushed[t]) {
+        rma_args_t f = {0};
+        f.kind = RMA_FLUSH;
+        f.target = t;
+        return rma_start(w, &f, NULL);
+    }
+    return batch_send(w, t);
 }
 
 /* Wait until every operation to target (-1: all) completed; its errors. */
 int rma_wait_pending(win_t *w, int target)
 {
     int rc = MPI_SUCCESS;
+    for (int t = target < 0 ? 0 : target; t < (target < 0 ? w->size : target + 1); t++) {
+        int e = flush_start(w, t);
+        if (e != MPI_SUCCESS && w->err[t] == MPI_SUCCESS)
+            w->err[t] = e;
+    }
     list_node_t *n;
     list_for_each(n, &w->ops) {
         rma_op_t *o = list_entry(n, rma_op_t, link);

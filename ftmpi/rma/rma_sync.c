@@ -126,6 +126,18 @@ int rma_post(win_t *w, group_t *g)
         if (rc == MPI_SUCCESS)
             rc = e;
     }
+    if (rc != MPI_SUCCESS) { /* no exposure epoch (a failure, a revoke) */
+        for (int i = 0; i < g->size; i++) {
+            req_t *r = w->done_reqs[i];
+            if (r && !r->complete)
+                p2p_cancel(r);
+            if (r && r->complete)
+                req_free(r); /* else p2p still holds it: left behind */
+        }
+        free(w->done_reqs);
+        w->done_reqs = NULL;
+        return rc;
+    }
     group_retain(g);
     w->post_group = g;
     return rc;
@@ -173,12 +185,13 @@ int rma_lock(win_t *w, int type, int target)
     return rc;
 }
 
+/* The unlock request follows the operations to target: its reply says
+ * they are done (and how), so no separate flush. */
 int rma_unlock(win_t *w, int target)
 {
-    int rc = rma_flush(w, target);
-    int e = ctl(w, RMA_UNLOCK, target, 0);
-    if (e == MPI_SUCCESS)
-        e = rma_wait_pending(w, target);
+    int rc = ctl(w, RMA_UNLOCK, target, 0);
+    int e = rma_wait_pending(w, target);
+    __sync_synchronize();
     w->access[target] = EP_NONE;
     return rc != MPI_SUCCESS ? rc : e;
 }
@@ -200,13 +213,14 @@ int rma_lock_all(win_t *w)
 
 int rma_unlock_all(win_t *w)
 {
-    int rc = rma_flush(w, -1);
+    int rc = MPI_SUCCESS;
     for (int t = 0; t < w->size; t++) {
         int e = ctl(w, RMA_UNLOCK, t, 0);
         if (rc == MPI_SUCCESS)
             rc = e;
     }
     int e = rma_wait_pending(w, -1);
+    __sync_synchronize();
     if (rc == MPI_SUCCESS)
         rc = e;
     w->lock_all = 0;

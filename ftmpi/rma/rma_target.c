@@ -51,6 +51,22 @@ static void reply_status(win_t *w, int to, uint32_t tag, int32_t st)
     reply(w, to, tag, b, sizeof(*b));
 }
 
+/* The outcome of a request without a reply: kept for the next flush. */
+static void note_status(win_t *w, int origin, int32_t st)
+{
+    if (st != MPI_SUCCESS && w->terr[origin] == MPI_SUCCESS)
+        w->terr[origin] = st;
+}
+
+/* The status an unlock or flush answers: what the origin's requests
+ * without a reply met since the last one. */
+static int32_t take_status(win_t *w, int origin)
+{
+    int32_t st = w->terr[origin];
+    w->terr[origin] = MPI_SUCCESS;
+    return st;
+}
+
 /* Target address of a request, or NULL when its runs leave the window. */
 static char *target_base(win_t *w, const rma_hdr_t *h, const rma_run_t *runs)
 {
@@ -138,7 +154,7 @@ static void lock_request(win_t *w, int src, const rma_hdr_t *h)
             w->shared_by[src]--;
             w->nshared--;
         }
-        reply_status(w, src, h->tag, MPI_SUCCESS);
+        reply_status(w, src, h->tag, take_status(w, src));
         grant_waiting(w);
         return;
     }
@@ -155,15 +171,17 @@ static void lock_request(win_t *w, int src, const rma_hdr_t *h)
     list_add_tail(&w->lockq, &q->link);
 }
 
-static void handle(win_t *w, int src, char *msg, size_t len)
+static void handle_one(win_t *w, int src, rma_hdr_t *h)
 {
-    rma_hdr_t *h = (rma_hdr_t *)msg;
-    if (len < sizeof(*h) || len < sizeof(*h) + h->nruns * sizeof(rma_run_t) + h->data)
-        return; /* not ours */
     if (h->kind == RMA_LOCK || h->kind == RMA_UNLOCK) {
         lock_request(w, src, h);
         return;
     }
+    if (h->kind == RMA_FLUSH) { /* the requests before it are done */
+        reply_status(w, src, h->tag, take_status(w, src));
+        return;
+    }
+    char *msg = (char *)h;
     rma_run_t *runs = (rma_run_t *)(msg + sizeof(*h));
     char *data = msg + sizeof(*h) + h->nruns * sizeof(rma_run_t);
     size_t tbytes = rma_runs_bytes(runs, h->nruns);
@@ -173,7 +191,7 @@ static void handle(win_t *w, int src, char *msg, size_t len)
         if (data_reply)
             reply(w, src, h->tag, NULL, 0);
         else
-            reply_status(w, src, h->tag, MPI_ERR_RMA_RANGE);
+            note_status(w, src, MPI_ERR_RMA_RANGE);
         return;
     }
     op_t *op = NULL;
@@ -220,7 +238,22 @@ static void handle(win_t *w, int src, char *msg, size_t len)
     if (data_reply)
         reply(w, src, h->tag, out, st == MPI_SUCCESS ? tbytes : 0);
     else
-        reply_status(w, src, h->tag, st);
+        note_status(w, src, st);
+}
+
+/* A message: requests back to back (rma_wire.h), applied in order. */
+static void handle(win_t *w, int src, char *msg, size_t len)
+{
+    size_t off = 0;
+    while (len - off >= sizeof(rma_hdr_t)) {
+        rma_hdr_t *h = (rma_hdr_t *)(msg + off);
+        size_t room = len - off - sizeof(*h);
+        if (h->nruns > room / sizeof(rma_run_t) ||
+            rma_pad8(h->data) > room - h->nruns * sizeof(rma_run_t))
+            return; /* not ours */
+        handle_one(w, src, h);
+        off += sizeof(*h) + h->nruns * sizeof(rma_run_t) + rma_pad8(h->data);
+    }
 }
 
 void rma_target_poll(win_t *w)

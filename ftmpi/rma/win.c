@@ -88,8 +88,6 @@ static int exchange_sizes(win_t *w)
     return rc;
 }
 
-/* MPI_Win_allocate_shared: rank 0 makes a memfd, the others open it
- * through /proc/<pid>/fd/<fd> (same host, same user), all map it. */
 static int one_host(win_t *w)
 {
     for (int r = 0; r < w->size; r++)
@@ -99,6 +97,9 @@ static int one_host(win_t *w)
     return 1;
 }
 
+/* The shared segment: rank 0 makes a memfd, the others open it through
+ * /proc/<pid>/fd/<fd> (same host, same user), all map it: the lock page,
+ * then the members' parts. */
 static int shared_segment(win_t *w)
 {
     if (!one_host(w))
@@ -153,6 +154,7 @@ static int shared_segment(win_t *w)
     if (!all)
         return MPI_ERR_NO_MEM;
     w->base = (char *)w->seg + w->offs[w->rank];
+    w->via = RMA_VIA_SHM;
     return MPI_SUCCESS;
 }
 
@@ -183,7 +185,7 @@ static void win_destroy(win_t *w)
     }
     if (w->seg)
         munmap(w->seg, w->seg_len);
-    else if (w->flavor == MPI_WIN_FLAVOR_ALLOCATE)
+    if (w->flavor == MPI_WIN_FLAVOR_ALLOCATE && w->via != RMA_VIA_SHM)
         free(w->base);
     if (w->comm)
         comm_release(w->comm);
@@ -199,10 +201,17 @@ static void win_destroy(win_t *w)
     free(w->sizes);
     free(w->disp_units);
     free(w->offs);
+    free(w->pids);
+    free(w->bases);
     free(w->pending);
     free(w->err);
     free(w->access);
     free(w->shared_by);
+    for (int r = 0; w->batch && r < w->size; r++)
+        free(w->batch[r].buf);
+    free(w->batch);
+    free(w->unflushed);
+    free(w->terr);
     free(w);
     if (list_empty(&windows))
         progress_remove_hook(rma_progress);
@@ -245,12 +254,19 @@ int rma_win_create(comm_t *c, int flavor, void *base, MPI_Aint size, int disp_un
     w->err = calloc((size_t)w->size, sizeof(int));
     w->access = calloc((size_t)w->size, sizeof(int));
     w->shared_by = calloc((size_t)w->size, sizeof(int));
-    if (!w->pending || !w->err || !w->access || !w->shared_by || !w->info)
+    w->batch = calloc((size_t)w->size, sizeof(rma_batch_t));
+    w->unflushed = calloc((size_t)w->size, sizeof(int));
+    w->terr = calloc((size_t)w->size, sizeof(int));
+    if (!w->pending || !w->err || !w->access || !w->shared_by || !w->info || !w->batch ||
+        !w->unflushed || !w->terr)
         rc = MPI_ERR_NO_MEM;
     /* MPI_Win_allocate with every member on this host: the shared segment
      * too (loads and stores), unless FTMPI_RMA_NO_SHM is set. */
-    int shm = flavor == MPI_WIN_FLAVOR_SHARED ||
-              (flavor == MPI_WIN_FLAVOR_ALLOCATE && one_host(w) && !getenv("FTMPI_RMA_NO_SHM"));
+    int direct_ok = one_host(w) && !getenv("FTMPI_RMA_NO_SHM");
+    int shm = flavor == MPI_WIN_FLAVOR_SHARED || (flavor == MPI_WIN_FLAVOR_ALLOCATE && direct_ok);
+    /* MPI_Win_create on one host: puts and gets by CMA into the user's
+     * memory, where the kernel lets every member in. */
+    int cma = flavor == MPI_WIN_FLAVOR_CREATE && direct_ok;
     if (rc == MPI_SUCCESS && flavor == MPI_WIN_FLAVOR_ALLOCATE && !shm) {
         w->base = malloc(size > 0 ? (size_t)size : 1);
         if (!w->base)
@@ -265,6 +281,8 @@ int rma_win_create(comm_t *c, int flavor, void *base, MPI_Aint size, int disp_un
         rc = rc2;
     if (rc == MPI_SUCCESS && shm)
         rc = shared_segment(w);
+    if (rc == MPI_SUCCESS && cma)
+        rc = rma_cma_setup(w);
     if (rc == MPI_SUCCESS) {
         int h = handle_alloc(&win_table, w);
         if (h < 0)
@@ -285,14 +303,16 @@ int rma_win_create(comm_t *c, int flavor, void *base, MPI_Aint size, int disp_un
     return MPI_SUCCESS;
 }
 
-int rma_win_free(win_t *w)
+int rma_win_free(win_t *w, int usable)
 {
     /* Collective: what others still do to this window completes first. */
-    int alive = rma_healthy(w);
-    int rc = alive ? rma_flush(w, -1) : MPI_ERR_OTHER;
+    int alive = usable && rma_healthy(w);
     /* With a member dead (or the communicator destroyed by a recovery)
-     * nobody can wait for everyone: the window just goes, with the error. */
-    int rc2 = alive ? coll_barrier(w->comm) : MPI_ERR_OTHER;
+     * nobody can wait for everyone: the window just goes, with the error.
+     * Revoked: it goes quietly (a local free, as ULFM has it). */
+    int gone = usable ? MPI_ERR_OTHER : MPI_SUCCESS;
+    int rc = alive ? rma_flush(w, -1) : gone;
+    int rc2 = alive ? coll_barrier(w->comm) : gone;
     if (rc == MPI_SUCCESS)
         rc = rc2;
     attr_clear(KV_WIN, &w->attrs, w->handle);

@@ -1,7 +1,7 @@
 ! f90_rma.f90: one-sided communication through the `mpi` module:
 ! MPI_Win_allocate (TYPE(C_PTR) base turned into a Fortran array), fence
 ! with Put and Get, Accumulate under lock/unlock, Fetch_and_op, the
-! MPI_WIN_SIZE attribute (present), MPI_Win_free. Prints "f90_rma rank R: ok".
+! integer window attributes (values), MPI_Win_free. Prints "f90_rma rank R: ok".
 program f90_rma
   use mpi
   use, intrinsic :: iso_c_binding
@@ -26,13 +26,13 @@ program f90_rma
   cp = transfer(baseaddr, cp)
   call c_f_pointer(cp, mem, [n])
   mem = 0
-  ! MPI_WIN_SIZE read from Fortran gives the C value (the address of the
-  ! size), not the size: docs/rma.md, "Not done". Only that it is there:
-  call MPI_Win_get_attr(win, MPI_WIN_SIZE, attrval, flag, ierr)
-  if (.not. flag .or. ierr /= MPI_SUCCESS) then
-    nfail = nfail + 1
-    print *, 'f90_rma: check failed: MPI_WIN_SIZE'
-  end if
+  ! The integer attributes come back as their values (MPI-3.1 11.2.6)
+  call expect(MPI_WIN_SIZE, bytes, 'MPI_WIN_SIZE')
+  call expect(MPI_WIN_DISP_UNIT, 8_MPI_ADDRESS_KIND, 'MPI_WIN_DISP_UNIT')
+  call expect(MPI_WIN_CREATE_FLAVOR, int(MPI_WIN_FLAVOR_ALLOCATE, MPI_ADDRESS_KIND), &
+              'MPI_WIN_CREATE_FLAVOR')
+  call expect(MPI_WIN_MODEL, int(MPI_WIN_UNIFIED, MPI_ADDRESS_KIND), 'MPI_WIN_MODEL')
+  call expect(MPI_WIN_BASE, baseaddr, 'MPI_WIN_BASE')
 
   do i = 1, n
     v(i) = 100 * rank + i
@@ -71,4 +71,17 @@ program f90_rma
     write (*, '(a,i0,a,i0)') 'f90_rma rank ', rank, ': FAILED ', nfail
   end if
   call MPI_Finalize(ierr)
+
+contains
+
+  subroutine expect(key, want, what)
+    integer, intent(in) :: key
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: want
+    character(len=*), intent(in) :: what
+    call MPI_Win_get_attr(win, key, attrval, flag, ierr)
+    if (.not. flag .or. ierr /= MPI_SUCCESS .or. attrval /= want) then
+      nfail = nfail + 1
+      print *, 'f90_rma: check failed: ', what, attrval
+    end if
+  end subroutine expect
 end program f90_rma

@@ -8,7 +8,8 @@
  * (REBUILD: with the replacement, which joins at that point).
  *
  *   rma_ft SYNC FLAVOR     SYNC: fence | pscw | lock | lockall | flush
- *                          FLAVOR: create (messages) | shared (shared memory)
+ *                          FLAVOR: create (CMA on one host; messages with
+ *                          FTMPI_RMA_NO_SHM=1) | shared (shared memory)
  * Rank 2 (of 3) is the victim; it kills itself once the window is set up,
  * and the survivors wait for the failure notice before the epoch.
  * Every rank that finishes prints "rma_ft: ok".
@@ -51,7 +52,7 @@ static MPI_Win make_win(MPI_Comm comm, const char *flavor, long **mem)
     int rc;
     if (!strcmp(flavor, "shared"))
         rc = MPI_Win_allocate_shared(8 * sizeof(long), sizeof(long), MPI_INFO_NULL, comm, mem, &w);
-    else { /* MPI_Win_create: the message path (allocate would map shared memory) */
+    else { /* MPI_Win_create: CMA, or messages with FTMPI_RMA_NO_SHM */
         *mem = malloc(8 * sizeof(long));
         created[ncreated++] = *mem;
         rc = MPI_Win_create(*mem, 8 * sizeof(long), sizeof(long), MPI_INFO_NULL, comm, &w);

@@ -125,6 +125,10 @@ MPI_Aint ftmpi_f_attr_value(int keyval, void *v)
     case FTMPI_COMM_MODE: case FTMPI_MSG_MODE: case FTMPI_COLL_MODE:
     case FTMPI_RECOVERY_MODE: case FTMPI_NUM_FAILED_PROCS: case FTMPI_ERROR_FAILURE:
         return v ? (MPI_Aint) * (int *)v : 0;
+    case MPI_WIN_DISP_UNIT: case MPI_WIN_CREATE_FLAVOR: case MPI_WIN_MODEL: /* int * in C */
+        return v ? (MPI_Aint) * (int *)v : 0;
+    case MPI_WIN_SIZE: /* MPI_Aint * in C */
+        return v ? *(MPI_Aint *)v : 0;
     default:
         return (MPI_Aint)v;
     }

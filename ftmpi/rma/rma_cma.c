@@ -1,0 +1,98 @@
+/* Cross-memory attach: puts and gets by process_vm_readv/writev between
+ * the processes of a window whose members share a host (MPI_Win_create;
+ * accumulates stay messages, applied by the target). The kernel checks
+ * that the caller may ptrace the target (same user; under Yama's
+ * ptrace_scope 1 the target must allow it: PR_SET_PTRACER below), so the
+ * window tries it at creation and keeps messages when any member cannot. */
+#include "rma/rma.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "coll/coll.h"
+#include "core/proc.h"
+
+enum { CHUNK = 128 }; /* iovecs per system call (IOV_MAX is 1024) */
+
+/* Read at creation by every other member, to see that CMA works. */
+static volatile int64_t probe_word = 0x52d4a5;
+
+int rma_cma_setup(win_t *w)
+{
+#ifdef PR_SET_PTRACER
+    prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+#endif
+    size_t n = (size_t)w->size;
+    MPI_Aint mine[2] = {(MPI_Aint)(uintptr_t)w->base, (MPI_Aint)(uintptr_t)&probe_word};
+    MPI_Aint *all = malloc(2 * n * sizeof(MPI_Aint));
+    w->bases = calloc(n, sizeof(MPI_Aint));
+    w->pids = calloc(n, sizeof(int));
+    if (!all || !w->bases || !w->pids) {
+        free(all);
+        return MPI_ERR_NO_MEM;
+    }
+    int rc = coll_allgather(w->comm, mine, 2, dt_get(MPI_AINT), all, 2, dt_get(MPI_AINT));
+    int ok = rc == MPI_SUCCESS, every = 0;
+    for (int r = 0; ok && r < w->size; r++) {
+        w->bases[r] = all[2 * r];
+        w->pids[r] = ftg.pid_of_world ? ftg.pid_of_world[comm_peer_world(w->comm, r)] : 0;
+        int64_t v = 0;
+        struct iovec l = {&v, sizeof(v)}, t = {(void *)(uintptr_t)all[2 * r + 1], sizeof(v)};
+        if (r == w->rank)
+            w->pids[r] = getpid();
+        ok = w->pids[r] > 0 && process_vm_readv(w->pids[r], &l, 1, &t, 1, 0) == sizeof(v) &&
+             v == probe_word;
+    }
+    free(all);
+    if (rc == MPI_SUCCESS)
+        rc = coll_allreduce(w->comm, &ok, &every, 1, dt_get(MPI_INT), op_get(MPI_MIN));
+    if (rc == MPI_SUCCESS && every)
+        w->via = RMA_VIA_CMA;
+    return rc;
+}
+
+/* One system call over k iovec pairs of `bytes` bytes in all. */
+static int cma_call(pid_t pid, struct iovec *l, struct iovec *r, size_t k, size_t bytes, int write)
+{
+    ssize_t got = write ? process_vm_writev(pid, l, k, r, k, 0)
+                        : process_vm_readv(pid, l, k, r, k, 0);
+    if (got == (ssize_t)bytes)
+        return MPI_SUCCESS;
+    /* ESRCH: the target is gone (a failure, as a message to it would
+     * report); a short count or EFAULT: its memory went away. */
+    return got < 0 && errno == ESRCH ? MPI_ERR_OTHER : MPI_ERR_RMA_RANGE;
+}
+
+int rma_cma_xfer(win_t *w, int t, char *packed, uintptr_t rbase, const rma_run_t *runs, size_t n,
+                 int write)
+{
+    struct iovec l[CHUNK], r[CHUNK];
+    size_t k = 0, bytes = 0;
+    pid_t pid = w->pids[t];
+    if (rma_peer_dead(w, t))
+        return MPI_ERR_OTHER; /* known dead: its pid may belong to someone else by now */
+    for (size_t i = 0; i < n; i++) {
+        size_t sz = dt_kind_size((dt_kind_t)runs[i].kind);
+        MPI_Aint ext = dt_kind_extent((dt_kind_t)runs[i].kind);
+        size_t units = (MPI_Aint)sz == ext ? 1 : runs[i].n, len = units == 1 ? runs[i].n * sz : sz;
+        for (size_t u = 0; u < units; u++) {
+            int64_t d = runs[i].disp + (int64_t)u * ext;
+            l[k].iov_base = packed;
+            l[k].iov_len = len;
+            r[k].iov_base = (void *)(rbase + (uintptr_t)d);
+            r[k].iov_len = len;
+            packed += len;
+            bytes += len;
+            if (++k == CHUNK) {
+                int rc = cma_call(pid, l, r, k, bytes, write);
+                if (rc != MPI_SUCCESS)
+                    return rc;
+                k = bytes = 0;
+            }
+        }
+    }
+    return k ? cma_call(pid, l, r, k, bytes, write) : MPI_SUCCESS;
+}

@@ -1,0 +1,108 @@
+/* Origin side of operations the origin does itself: loads and stores on a
+ * window every member maps (RMA_VIA_SHM), or puts and gets by
+ * process_vm_readv/writev into the target's memory (RMA_VIA_CMA; its
+ * accumulates go as messages, applied by the target one after the other).
+ * On a mapped window accumulates, get-accumulates and compare-and-swap run
+ * under the window's process-shared mutex, so each is atomic with respect
+ * to every other on the window (MPI-3.1 11.7.1). */
+#include "rma/rma.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/coll.h"
+
+/* Put and get over CMA: one vectored call from the origin's (packed or
+ * contiguous) data to the target's runs. */
+static int cma_put_get(win_t *w, const rma_args_t *a, const rma_run_t *runs, size_t nruns,
+                       uintptr_t rbase, size_t bytes)
+{
+    int put = a->kind == RMA_PUT;
+    dt_t *ldt = put ? a->odt : a->rdt;
+    size_t lcount = (size_t)(put ? a->ocount : a->rcount);
+    char *lbuf = put ? (char *)a->obuf : (char *)a->rbuf;
+    int contig = dt_is_contig(ldt, lcount);
+    char *packed = contig ? lbuf + ldt->true_lb : malloc(bytes ? bytes : 1);
+    if (!packed)
+        return MPI_ERR_NO_MEM;
+    if (put && !contig)
+        dt_pack(ldt, lcount, lbuf, 0, packed, bytes);
+    int rc = rma_cma_xfer(w, a->target, packed, rbase, runs, nruns, put);
+    if (!put && !contig && rc == MPI_SUCCESS)
+        dt_unpack(ldt, lcount, lbuf, 0, packed, bytes);
+    if (!contig)
+        free(packed);
+    return rc;
+}
+
+/* Accumulate, get-accumulate, compare-and-swap at tbase, in the segment. */
+static int atomic_op(win_t *w, const rma_args_t *a, const rma_run_t *runs, size_t nruns,
+                     char *tbase, const char *src, char *old, size_t bytes)
+{
+    int rc = MPI_SUCCESS;
+    rma_shm_lock(w);
+    if (a->kind == RMA_CAS) {
+        rma_copy_out(tbase, runs, nruns, old);
+        if (memcmp(old, a->cbuf, bytes) == 0)
+            rma_apply(tbase, runs, nruns, a->obuf, NULL, NULL);
+    } else if (a->op->handle == MPI_NO_OP) {
+        if (old)
+            rma_copy_out(tbase, runs, nruns, old);
+    } else {
+        op_t *op = a->op->predefined && a->op->handle == MPI_REPLACE ? NULL : a->op;
+        rc = rma_apply(tbase, runs, nruns, src, op, old);
+    }
+    rma_shm_unlock(w);
+    return rc;
+}
+
+int rma_start_direct(win_t *w, const rma_args_t *a)
+{
+    MPI_Aint at = a->tdisp * w->disp_units[a->target];
+    char *tbase = NULL;
+    uintptr_t rbase = 0;
+    if (w->via == RMA_VIA_SHM) {
+        tbase = (char *)w->seg + w->offs[a->target] + at;
+        if (a->kind == RMA_PUT)
+            return coll_local_copy2(a->obuf, (size_t)a->ocount, a->odt, tbase,
+                                    (size_t)a->tcount, a->tdt);
+        if (a->kind == RMA_GET)
+            return coll_local_copy2(tbase, (size_t)a->tcount, a->tdt, a->rbuf,
+                                    (size_t)a->rcount, a->rdt);
+    } else {
+        rbase = (uintptr_t)w->bases[a->target] + (uintptr_t)at;
+    }
+    rma_run_t *runs;
+    size_t nruns;
+    int rc = rma_runs_of(a->tdt, a->tcount, &runs, &nruns);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    size_t bytes = rma_runs_bytes(runs, nruns);
+    if (a->kind == RMA_PUT || a->kind == RMA_GET) {
+        rc = cma_put_get(w, a, runs, nruns, rbase, bytes);
+        free(runs);
+        return rc;
+    }
+    /* A contiguous origin is its own packed form: no copy. */
+    int direct = a->kind != RMA_CAS && a->odt && dt_is_contig(a->odt, (size_t)a->ocount);
+    char *in = direct ? NULL : malloc(bytes ? bytes : 1), *old = NULL;
+    const char *src = direct ? (const char *)a->obuf + a->odt->true_lb : in;
+    if (a->kind != RMA_ACC)
+        old = malloc(bytes ? bytes : 1);
+    if ((!direct && !in) || (a->kind != RMA_ACC && !old)) {
+        rc = MPI_ERR_NO_MEM;
+        goto out;
+    }
+    if (a->kind != RMA_CAS && a->odt && !direct)
+        dt_pack(a->odt, (size_t)a->ocount, a->obuf, 0, in, bytes);
+    rc = atomic_op(w, a, runs, nruns, tbase, src, old, bytes);
+    if (rc == MPI_SUCCESS && a->kind == RMA_CAS)
+        memcpy(a->rbuf, old, bytes);
+    else if (rc == MPI_SUCCESS && old)
+        dt_unpack(a->rdt, (size_t)a->rcount, a->rbuf, 0, old, bytes);
+out:
+    free(runs);
+    free(in);
+    free(old);
+    return rc;
+}
