@@ -24,6 +24,7 @@ typedef enum {
 
 #define PKT_F_SYNC 1u
 #define PKT_F_STREAM 2u  /* RTS: data is not contiguous at the sender: ask for a stream */
+#define PKT_F_IOV 4u     /* RTS: addr is the sender's run list, rreq its length (p2p/rndv.c) */
 
 typedef struct {
     uint8_t type;
