@@ -622,6 +622,18 @@ int p2p_has_pending(void)
     return xmit_pending();
 }
 
+size_t p2p_rndv_bytes(void)
+{
+    size_t b = 0;
+    list_node_t *n;
+    list_for_each(n, &waiting_sends) {
+        req_t *r = list_entry(n, req_t, link);
+        if (!r->data_done && r->bytes > route_eager_limit(r->peer_world))
+            b += r->bytes;
+    }
+    return b;
+}
+
 int p2p_outbound_busy(void)
 {
     /* Queued packets, sends waiting for their receiver (freed or buffered
