@@ -6,12 +6,17 @@
  *   vector   every other double (MPI_Type_vector(n, 1, 2, MPI_DOUBLE))
  *   face     a halo face of a 3-D array of doubles (MPI_Type_create_subarray),
  *            the face across the fastest dimension: one double per row
+ *   blocks   a tile of a row-major matrix: rows of 512 doubles (4 KiB runs)
+ *            out of rows of 640 (MPI_Type_vector(n, 512, 640, MPI_DOUBLE)),
+ *            the long runs that single copy moves in place
  *   struct   an array of a 90-field struct of mixed types (doubles, floats,
  *            ints, shorts, chars, with C's padding), like FT-MPI's fluid
  *            dynamics test type, resized to sizeof(struct)
  *
  * Sizes are bytes of data per message (the packed size): 12 KiB and 100 KB
- * by default (--sizes a,b,... to change). Metrics, one line each:
+ * by default (--sizes a,b,... to change; --layouts a,b,... to measure only
+ * some layouts: a face of a few MB lives in an array of gigabytes). Metrics,
+ * one line each:
  *
  *   <layout>_pingpong <bytes> <MB/s>   ranks 0 -> 1 -> 0, same type both ways;
  *                                      bytes / half the round trip
@@ -96,8 +101,8 @@ static MPI_Datatype db_struct_type(void)
 
 /* ---- layouts --------------------------------------------------------- */
 
-enum { L_VECTOR, L_FACE, L_STRUCT, L_COUNT };
-static const char *const db_layout_name[L_COUNT] = {"vector", "face", "struct"};
+enum { L_VECTOR, L_FACE, L_BLOCKS, L_STRUCT, L_COUNT };
+static const char *const db_layout_name[L_COUNT] = {"vector", "face", "blocks", "struct"};
 
 typedef struct {
     int layout;
@@ -126,6 +131,10 @@ static void db_msg_make(db_msg_t *m, int layout, long bytes)
         int sizes[3] = {n, n, n}, sub[3] = {n, n, 1}, start[3] = {0, 0, n / 2};
         MPI_Type_create_subarray(3, sizes, sub, start, MPI_ORDER_C, MPI_DOUBLE, &m->type);
         m->span = (size_t)n * n * n * 8;
+    } else if (layout == L_BLOCKS) {
+        int rows = (int)(bytes / 4096) > 0 ? (int)(bytes / 4096) : 1;
+        MPI_Type_vector(rows, 512, 640, MPI_DOUBLE, &m->type);
+        m->span = (size_t)rows * 640 * 8;
     } else {
         int size;
         m->type = db_struct_type();
@@ -270,7 +279,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
 
     long sizes[DB_MAX_SIZES] = {12288, 102400};
-    int nsizes = 2, reps = 9, warm = 20;
+    int nsizes = 2, reps = 9, warm = 20, want[L_COUNT] = {1, 1, 1, 1};
     double batch_s = 0.02;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0) {
@@ -286,10 +295,24 @@ int main(int argc, char **argv)
             for (char *s = strtok(argv[++i], ","); s && nsizes < DB_MAX_SIZES;
                  s = strtok(NULL, ","))
                 sizes[nsizes++] = atol(s);
+        } else if (strcmp(argv[i], "--layouts") == 0 && i + 1 < argc) {
+            memset(want, 0, sizeof want);
+            for (char *s = strtok(argv[++i], ","); s; s = strtok(NULL, ",")) {
+                int l = 0;
+                while (l < L_COUNT && strcmp(s, db_layout_name[l]) != 0)
+                    l++;
+                if (l == L_COUNT) {
+                    if (rank == 0)
+                        fprintf(stderr, "dtype_bw: unknown layout '%s'\n", s);
+                    MPI_Finalize();
+                    return 2;
+                }
+                want[l] = 1;
+            }
         } else {
             if (rank == 0)
                 fprintf(stderr, "usage: %s [--quick] [--reps N] [--batch-ms MS] "
-                                "[--sizes B1,B2,...]\n", argv[0]);
+                                "[--sizes B1,B2,...] [--layouts L1,L2,...]\n", argv[0]);
             MPI_Finalize();
             return 2;
         }
@@ -314,7 +337,7 @@ int main(int argc, char **argv)
         static db_point_t pts[L_COUNT * DB_MAX_SIZES * K_COUNT];
         int nm = 0, np = 0;
         for (int l = 0; l < L_COUNT; l++)
-            for (int s = 0; s < nsizes; s++) {
+            for (int s = 0; s < nsizes && want[l]; s++) {
                 db_msg_t *m = &msgs[nm++];
                 db_msg_make(m, l, sizes[s]);
                 db_verify(m, rank);
@@ -328,7 +351,7 @@ int main(int argc, char **argv)
                    "%zu bytes\n", v, sv, reps, batch_s * 1e3, (int)DB_NFIELDS,
                    sizeof(db_cell_t));
             for (int l = 0; l < L_COUNT; l++)
-                for (int k = 0; k < K_COUNT; k++)
+                for (int k = 0; k < K_COUNT && want[l]; k++)
                     printf("# unit %s_%s MB/s higher\n", db_layout_name[l], db_kind_name[k]);
         }
         for (int i = 0; i < np; i++) {

@@ -145,58 +145,6 @@ static void set_recv_status(req_t *r, const pkt_t *p)
         r->status.MPI_ERROR = MPI_ERR_TRUNCATE;
 }
 
-/* Read rendezvous data from the sender's memory into r. */
-static int rndv_read(req_t *r, const pkt_t *p)
-{
-    size_t n = (size_t)r->status.ftmpi_count;
-    pid_t pid = ftg.pid_of_world[p->src_world];
-    const char *remote = (const char *)(uintptr_t)p->addr;
-    if (n == 0)
-        return 0;
-    if (p->src_world == ftg.world_rank) {
-        dt_unpack(r->dt, (size_t)r->count, r->buf, 0, remote, n);
-        return 0;
-    }
-    if (!route_can_cma(p->src_world))
-        return -EAGAIN; /* another host, or no single copy here: stream */
-    if (dt_is_contig(r->dt, (size_t)r->count)) {
-        ssize_t got = shm_cma_read(pid, (char *)r->buf + r->dt->true_lb, remote, n);
-        return got < 0 ? (int)got : 0;
-    }
-    if (dt_iov_worthwhile(r->dt, (size_t)r->count)) {
-        /* Long runs: read straight into them. */
-        struct iovec iov[64];
-        for (size_t off = 0; off < n;) {
-            size_t bytes = 0;
-            int k = dt_iov(r->dt, (size_t)r->count, r->buf, off, n - off, iov, 64, &bytes);
-            struct iovec rem = {(void *)(remote + off), bytes};
-            ssize_t got = process_vm_readv(pid, iov, (unsigned long)k, &rem, 1, 0);
-            if (got < 0)
-                return -errno;
-            if ((size_t)got != bytes)
-                return -EFAULT;
-            off += bytes;
-        }
-        return 0;
-    }
-    /* Non-contiguous receive buffer: read through a bounded bounce buffer. */
-    size_t chunk = n < (1u << 18) ? n : (1u << 18);
-    char *tmp = malloc(chunk);
-    if (!tmp)
-        return -ENOMEM;
-    for (size_t off = 0; off < n; off += chunk) {
-        size_t k = n - off < chunk ? n - off : chunk;
-        ssize_t got = shm_cma_read(pid, tmp, remote + off, k);
-        if (got < 0) {
-            free(tmp);
-            return (int)got;
-        }
-        dt_unpack(r->dt, (size_t)r->count, r->buf, off, tmp, k);
-    }
-    free(tmp);
-    return 0;
-}
-
 /* A matched message (eager data in `data`, or an RTS) goes into r. */
 static void deliver_into(req_t *r, const pkt_t *p, const void *data)
 {
@@ -353,6 +301,12 @@ void p2p_deliver(const pkt_t *p, const void *data, size_t len)
         if ((r = req_from_token(p->sreq))) {
             list_del(&r->link);
             r->remote_token = p->rreq;
+            if (!dt_is_contig(r->dt, (size_t)r->count)) {
+                /* Before a stream starts, a non-contiguous send's pack_tmp
+                 * can only be its run list (rndv_send_iov): not data. */
+                free(r->pack_tmp);
+                r->pack_tmp = NULL;
+            }
             stream_add(r);
         }
         break;
@@ -501,8 +455,17 @@ int p2p_start_send(req_t *r)
     if (dt_is_contig(r->dt, (size_t)r->count)) {
         p.addr = (uint64_t)(uintptr_t)((char *)r->buf + r->dt->true_lb);
     } else if (r->peer_world != ftg.world_rank) {
-        p.flags |= PKT_F_STREAM; /* packed into fragments when the receiver asks */
+        /* Long runs: the receiver reads them in place (rndv.c); else packed
+         * into fragments when the receiver asks. */
+        int rc = MPI_SUCCESS;
+        if (dt_iov_worthwhile(r->dt, (size_t)r->count) && route_can_cma(r->peer_world))
+            rc = rndv_send_iov(r, &p);
+        else
+            p.flags |= PKT_F_STREAM;
+        if (rc != MPI_SUCCESS)
+            return rc;
     } else {
+        free(r->pack_tmp); /* a persistent send's earlier round */
         r->pack_tmp = malloc(r->bytes);
         if (!r->pack_tmp)
             return MPI_ERR_NO_MEM;
@@ -662,6 +625,18 @@ int p2p_flush_pending(void)
 int p2p_has_pending(void)
 {
     return xmit_pending();
+}
+
+size_t p2p_rndv_bytes(void)
+{
+    size_t b = 0;
+    list_node_t *n;
+    list_for_each(n, &waiting_sends) {
+        req_t *r = list_entry(n, req_t, link);
+        if (!r->data_done && r->bytes > route_eager_limit(r->peer_world))
+            b += r->bytes;
+    }
+    return b;
 }
 
 int p2p_outbound_busy(void)

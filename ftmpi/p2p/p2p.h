@@ -24,6 +24,7 @@ typedef enum {
 
 #define PKT_F_SYNC 1u
 #define PKT_F_STREAM 2u  /* RTS: data is not contiguous at the sender: ask for a stream */
+#define PKT_F_IOV 4u     /* RTS: addr is the sender's run list, rreq its length (p2p/rndv.c) */
 
 typedef struct {
     uint8_t type;
@@ -108,6 +109,9 @@ int p2p_routes_changed(void);
 /* Retry sends that found a ring full. Returns work done. */
 int p2p_flush_pending(void);
 int p2p_has_pending(void);
+/* Bytes of this rank's rendezvous sends that await their FIN (the peer has
+ * them to read, or is reading them). */
+size_t p2p_rndv_bytes(void);
 /* Anything of ours not yet delivered (MPI_Finalize waits for it)? */
 int p2p_outbound_busy(void);
 

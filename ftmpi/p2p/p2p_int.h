@@ -82,6 +82,12 @@ void xmit_fail_comm(comm_t *c, int err); /* NULL: every comm */
 void p2p_deliver(const pkt_t *p, const void *data, size_t len);
 void p2p_eager_sent(req_t *r);
 
+/* rndv.c: single copy. rndv_send_iov: the run list of r's data for an RTS
+ * (p's flags, addr and rreq; the list in r->pack_tmp); rndv_read: the
+ * data of RTS p into r, 0 or -errno (-EAGAIN: no single copy: stream). */
+int rndv_send_iov(req_t *r, pkt_t *p);
+int rndv_read(req_t *r, const pkt_t *p);
+
 /* stream.c: rendezvous fallback when single copy is not possible */
 void stream_add(req_t *r);
 int stream_progress(void);

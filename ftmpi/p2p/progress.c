@@ -52,6 +52,7 @@ void progress_set_event_handler(progress_event_fn *fn)
 /* The waiting policy (docs/progress.md). */
 static int oversub;           /* more ranks on this host than CPUs to run them */
 static long wait_spin_ns;     /* poll (or, oversubscribed, yield) this long before sleeping */
+static int spin_given;        /* FTMPI_SPIN_US set: it holds for every wait */
 
 static int count_local_ranks(void)
 {
@@ -86,8 +87,26 @@ int progress_policy_init(void)
      * oversubscribed (a waiting rank then mostly sleeps on its doorbell
      * and leaves the CPU to the ranks that have work). */
     const char *s = getenv("FTMPI_SPIN_US");
-    wait_spin_ns = s && *s ? ftg.spin_ns : oversub ? 20000L : 100000L;
+    spin_given = s && *s;
+    wait_spin_ns = spin_given ? ftg.spin_ns : oversub ? 20000L : 100000L;
     return 0;
+}
+
+/* A rank whose rendezvous send is being read waits as long as the copy
+ * takes (a 4 MiB single copy: about 0.5 ms, beyond the 100 us of polling):
+ * with a CPU of its own it keeps polling that long, about 1 ns per byte
+ * (1 GB/s, the slow end of a copy), at most RNDV_SPIN_MAX_NS, instead of
+ * sleeping and making the reader's FIN pay a futex wake and a wake-up.
+ * Oversubscribed, or with FTMPI_SPIN_US given, the normal limit holds. */
+#define RNDV_SPIN_MAX_NS 20000000L
+
+static long spin_limit_ns(void)
+{
+    if (oversub || spin_given)
+        return wait_spin_ns;
+    size_t b = p2p_rndv_bytes();
+    long rndv = b > (size_t)RNDV_SPIN_MAX_NS ? RNDV_SPIN_MAX_NS : (long)b;
+    return rndv > wait_spin_ns ? rndv : wait_spin_ns;
 }
 
 int progress_oversubscribed(void)
@@ -201,7 +220,8 @@ int progress_wait(int (*done)(void *), void *arg)
         if (!oversub && ++iter < 64)
             continue;
         iter = 0;
-        if ((long)(timer_ns() - start) < wait_spin_ns) {
+        long waited = (long)(timer_ns() - start);
+        if (waited < wait_spin_ns || waited < spin_limit_ns()) {
             /* Let a peer that shares our core run: costs a system call
              * when the core is ours alone, saves a time slice when not
              * (ranks are not bound to cores: on a machine loaded by

@@ -158,6 +158,19 @@ static void check_long_runs(void)
                n);
     match_pair("vector of long blocks both sides", v, 1, span, v, 1, span, n);
     MPI_Type_free(&v);
+    /* More runs than one process_vm_readv takes (1024 a side), and runs
+     * that do not line up: 1500 blocks of 300 doubles against 1800 of 250. */
+    MPI_Datatype a, b;
+    n = 1500 * 300;
+    MPI_Type_vector(1500, 300, 337, MPI_DOUBLE, &a);
+    MPI_Type_vector(1800, 250, 271, MPI_DOUBLE, &b);
+    MPI_Type_commit(&a);
+    MPI_Type_commit(&b);
+    MPI_Aint aspan = (MPI_Aint)(1499 * 337 + 300) * 8, bspan = (MPI_Aint)(1799 * 271 + 250) * 8;
+    match_pair("1500 long blocks vs 1800 long blocks", a, 1, aspan, b, 1, bspan, n);
+    match_pair("1500 long blocks vs doubles", a, 1, aspan, MPI_DOUBLE, n, (MPI_Aint)n * 8, n);
+    MPI_Type_free(&a);
+    MPI_Type_free(&b);
 }
 
 /* Partial receives: MPI_Get_count undefined, MPI_Get_elements counts the

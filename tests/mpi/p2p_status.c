@@ -212,6 +212,39 @@ static int err_class(int rc)
     return cl;
 }
 
+/* A truncated receive of a sender's long runs (single copy from its run
+ * list, p2p/rndv.c): the first ints of the packed stream arrive, nothing
+ * beyond the receive buffer is written. Rank 1 sends 64 runs of 1024 ints
+ * (stride 1100); rank 0 has room for 10000 ints. */
+static void test_truncate_runs(void)
+{
+    enum { RUNS = 64, RUN = 1024, STRIDE = 1100, ROOM = 10000 };
+    MPI_Datatype v;
+    T_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    T_MPI(MPI_Type_vector(RUNS, RUN, STRIDE, MPI_INT, &v));
+    T_MPI(MPI_Type_commit(&v));
+    int *b = t_malloc((size_t)RUNS * STRIDE * sizeof(int));
+    if (t_rank == 1) {
+        for (int k = 0; k < RUNS * STRIDE; k++)
+            b[k] = (k % STRIDE) < RUN ? (k / STRIDE) * RUN + k % STRIDE : -1;
+        T_MPI(MPI_Send(b, 1, v, 0, 45, MPI_COMM_WORLD));
+    } else if (t_rank == 0) {
+        memset(b, 0, (size_t)RUNS * STRIDE * sizeof(int));
+        MPI_Status st;
+        int rc = MPI_Recv(b, ROOM, MPI_INT, 1, 45, MPI_COMM_WORLD, &st);
+        T_CHECK(err_class(rc) == MPI_ERR_TRUNCATE, "runs into %d ints: class %d, expected "
+                "MPI_ERR_TRUNCATE", ROOM, err_class(rc));
+        for (int k = 0; k < RUNS * STRIDE; k++)
+            if (b[k] != (k < ROOM ? k : 0)) {
+                T_FAIL("runs into %d ints: int %d is %d", ROOM, k, b[k]);
+                break;
+            }
+    }
+    free(b);
+    T_MPI(MPI_Type_free(&v));
+    T_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
+}
+
 /* rank 1 sends n ints; rank 0 receives into room for n/4 (+ 0). */
 static void test_truncate(void)
 {
@@ -346,6 +379,7 @@ int main(int argc, char **argv)
         test_counts();
         MPI_Barrier(MPI_COMM_WORLD);
         test_truncate();
+        test_truncate_runs();
     }
     return t_finish();
 }
