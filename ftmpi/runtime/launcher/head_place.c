@@ -32,6 +32,10 @@ void head_place(head_t *h)
         h->procs[r].slot = h->hosts[h->procs[r].hostid].nslots++;
         h->procs[r].launch_hostid = h->procs[r].hostid;
     }
+    /* Room for MPI_Comm_spawn's processes (--universe) on every host. */
+    for (int i = 0; i < h->nhosts && h->nprocs > h->size; i++)
+        if (i < active || o->comm_mode == COMM_REBUILD)
+            h->hosts[i].nslots += h->nprocs - h->size;
     if (o->comm_mode != COMM_REBUILD || h->nhosts < 2)
         return;
     for (int i = 0; i < h->nhosts; i++) {
@@ -49,7 +53,7 @@ static int free_slot(head_t *h, int hostid, const head_proc_t *p, int *used_p)
     if (!used)
         return -1;
     int n = 0;
-    for (int r = 0; r < h->size; r++) {
+    for (int r = 0; r < h->nprocs; r++) {
         const head_proc_t *q = &h->procs[r];
         if (q != p && q->hostid == hostid && head_live(q) && q->slot >= 0 &&
             q->slot < host->nslots) {
@@ -99,6 +103,30 @@ int head_place_replacement(head_t *h, head_proc_t *p)
     if (best < 0)
         return -1;
     p->hostid = best;
+    p->slot = best_slot;
+    return 0;
+}
+
+int head_place_spawned(head_t *h, head_proc_t *p, int hostid)
+{
+    int best = -1, best_free = 0, best_slot = -1;
+    for (int k = 0; k < h->nhosts; k++) {
+        int i = (h->rr_host + k) % h->nhosts, used, slot;
+        if ((hostid >= 0 && i != hostid) || !usable(&h->hosts[i]) ||
+            (slot = free_slot(h, i, p, &used)) < 0)
+            continue;
+        if (best < 0 || h->hosts[i].nslots - used > best_free) {
+            best = i;
+            best_free = h->hosts[i].nslots - used;
+            best_slot = slot;
+        }
+    }
+    if (best < 0)
+        return -1;
+    if (hostid < 0)
+        h->rr_host = (best + 1) % h->nhosts;
+    p->hostid = best;
+    p->launch_hostid = best;
     p->slot = best_slot;
     return 0;
 }
