@@ -1,5 +1,6 @@
 /* Environment: Init/Finalize, queries, time, processor name, Abort. */
 #include "api/api.h"
+#include "api/dyn.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,7 +49,9 @@ static int init_common(const char *fname, int required, int *provided)
         return rc;
     if (provided)
         *provided = prov;
-    return ft_after_init();
+    rc = ft_after_init();
+    /* the bridge; a spawned process connects to its parents here */
+    return rc == MPI_SUCCESS ? dyn_init() : rc;
 }
 
 API_WEAK(Init)
