@@ -9,9 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The bridge's context pair: the last one, so that reserving it changes
- * no other communicator's id. */
-#define DYN_BRIDGE_CTX ((uint32_t)(COMM_CTX_PAIRS - 1) * 2)
+/* The bridge's context pair: the last but one (the last is ULFM's
+ * channel, ft/ulfm_chan.c), so that reserving it changes no other
+ * communicator's id. */
+#define DYN_BRIDGE_CTX ((uint32_t)(COMM_CTX_PAIRS - 2) * 2)
 
 static struct {
     comm_t *bridge;
@@ -74,6 +75,11 @@ int dyn_connect_groups(comm_t *lc, int root, int peer, int tag, comm_t **out)
         if (rc != MPI_SUCCESS)
             return rc;
         pc = D.bridge;
+        /* The bridge holds every id, so every failure marks it; only a
+         * failure of the peer itself matters to it, and p2p reports that
+         * (docs/dynamic.md). */
+        if (pc->state == COMM_DETECTED)
+            pc->state = COMM_OK;
     }
     return api_intercomm_create(lc, root, pc, peer, tag, out);
 }
@@ -131,11 +137,12 @@ int dyn_init(void)
     if (!D.bridge)
         return MPI_ERR_NO_MEM;
     D.bridge->hidden = 1;
+    D.bridge->predefined = 1; /* an FT-MPI recovery keeps it (ft_recover.c) */
     D.bridge->errh = errh_get(MPI_ERRORS_RETURN);
     errh_retain(D.bridge->errh);
     snprintf(D.bridge->name, sizeof(D.bridge->name), "dynamic-process bridge");
     comm_register_hidden(D.bridge);
-    return ftg.rt.parent_root >= 0 ? connect_parent() : MPI_SUCCESS;
+    return ftg.rt.parent_root >= 0 && !ftg.rt.restarted ? connect_parent() : MPI_SUCCESS;
 }
 
 API_WEAK(Comm_get_parent)

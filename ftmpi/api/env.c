@@ -50,8 +50,10 @@ static int init_common(const char *fname, int required, int *provided)
     if (provided)
         *provided = prov;
     rc = ft_after_init();
-    /* the bridge; a spawned process connects to its parents here */
-    return rc == MPI_SUCCESS ? dyn_init() : rc;
+    /* the bridge; a spawned process connects to its parents here (not a
+     * REBUILD replacement: the recovery destroyed that intercommunicator) */
+    int rc2 = rc == MPI_SUCCESS || rc == MPI_INIT_RESTARTED_NODE ? dyn_init() : MPI_SUCCESS;
+    return rc2 != MPI_SUCCESS ? rc2 : rc;
 }
 
 API_WEAK(Init)
