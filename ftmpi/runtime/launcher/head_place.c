@@ -45,8 +45,10 @@ void head_place(head_t *h)
     }
 }
 
-/* Slots of host in use by a live process other than p; -1 if none free. */
-static int free_slot(head_t *h, int hostid, const head_proc_t *p, int *used_p)
+/* A slot of host not in use by a live process other than p (ever: not
+ * given to any other process, live or not, so that nothing a dead one
+ * left in its rings meets a newcomer); -1 if none free. */
+static int free_slot_ever(head_t *h, int hostid, const head_proc_t *p, int *used_p, int ever)
 {
     head_host_t *host = &h->hosts[hostid];
     char *used = calloc((size_t)host->nslots + 1, 1);
@@ -55,7 +57,8 @@ static int free_slot(head_t *h, int hostid, const head_proc_t *p, int *used_p)
     int n = 0;
     for (int r = 0; r < h->nprocs; r++) {
         const head_proc_t *q = &h->procs[r];
-        if (q != p && q->hostid == hostid && head_live(q) && q->slot >= 0 &&
+        if (q != p && q->hostid == hostid && (ever ? q->state != 0 : head_live(q)) &&
+            q->slot >= 0 &&
             q->slot < host->nslots) {
             used[q->slot] = 1;
             n++;
@@ -68,6 +71,11 @@ static int free_slot(head_t *h, int hostid, const head_proc_t *p, int *used_p)
     free(used);
     *used_p = n;
     return slot;
+}
+
+static int free_slot(head_t *h, int hostid, const head_proc_t *p, int *used_p)
+{
+    return free_slot_ever(h, hostid, p, used_p, 0);
 }
 
 static int usable(const head_host_t *host)
@@ -113,7 +121,7 @@ int head_place_spawned(head_t *h, head_proc_t *p, int hostid)
     for (int k = 0; k < h->nhosts; k++) {
         int i = (h->rr_host + k) % h->nhosts, used, slot;
         if ((hostid >= 0 && i != hostid) || !usable(&h->hosts[i]) ||
-            (slot = free_slot(h, i, p, &used)) < 0)
+            (slot = free_slot_ever(h, i, p, &used, 1)) < 0)
             continue;
         if (best < 0 || h->hosts[i].nslots - used > best_free) {
             best = i;

@@ -275,6 +275,7 @@ void head_spawn_request(head_t *h, head_proc_t *p, proto_rd_t *r)
             if (head_place_spawned(h, c, hostid[i]) < 0) {
                 c->state = HP_FAILED;
                 c->hostid = hostid[i] >= 0 ? hostid[i] : 0;
+                c->slot = -1;
                 c->op = NULL;
                 op->err[id - op->base] = ENOSPC;
                 op->left--;
