@@ -14,11 +14,16 @@
  *   badexe      spawning a program that does not exist fails with
  *               MPI_ERR_SPAWN in errcodes, and a spawn after it works
  *   nouniverse  no --universe: MPI_ERR_SPAWN with a message
+ *   join        ranks 0 and 1 connect a TCP socket and MPI_Comm_join over it
  *
  * Every process that finishes prints "<who> N: ok".
  */
 #include <ftmpi.h>
 #include <mpi.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +168,35 @@ int main(int argc, char **argv)
         /* a working spawn after the failed one */
         CHECK(MPI_Comm_spawn(argv[0], (char *[]){"child", "one", NULL}, 1, MPI_INFO_NULL, 0,
                              MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE) == MPI_SUCCESS);
+    } else if (strcmp(c, "join") == 0) {
+        /* rank 0 listens on the loopback, rank 1 connects: a socket each */
+        int fd = -1, port = 0;
+        struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+        socklen_t len = sizeof a;
+        if (me == 0) {
+            int l = socket(AF_INET, SOCK_STREAM, 0);
+            CHECK(l >= 0 && bind(l, (struct sockaddr *)&a, sizeof a) == 0 && listen(l, 1) == 0);
+            CHECK(getsockname(l, (struct sockaddr *)&a, &len) == 0);
+            port = ntohs(a.sin_port);
+            MPI_Send(&port, 1, MPI_INT, 1, 3, MPI_COMM_WORLD);
+            CHECK((fd = accept(l, NULL, NULL)) >= 0);
+            close(l);
+        } else {
+            MPI_Recv(&port, 1, MPI_INT, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            a.sin_port = htons((unsigned short)port);
+            CHECK((fd = socket(AF_INET, SOCK_STREAM, 0)) >= 0);
+            CHECK(connect(fd, (struct sockaddr *)&a, sizeof a) == 0);
+        }
+        CHECK(MPI_Comm_join(fd, &inter) == MPI_SUCCESS);
+        close(fd);
+        int rsize;
+        MPI_Comm_remote_size(inter, &rsize);
+        CHECK(rsize == 1);
+        exchange(inter, me == 0);
+        CHECK(MPI_Comm_disconnect(&inter) == MPI_SUCCESS);
+        printf("parent %d: ok\n", me);
+        MPI_Finalize();
+        return 0;
     } else if (strcmp(c, "nouniverse") == 0) {
         int wsize;
         MPI_Comm_size(MPI_COMM_WORLD, &wsize);
