@@ -13,26 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
-static int put_all(int fd, const void *p, size_t n)
-{
-    const char *c = p;
-    while (n > 0) {
-        ssize_t k = write(fd, c, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return -1;
-        c += k;
-        n -= (size_t)k;
-    }
-    return 0;
-}
-
-static int get_all(int fd, void *p, size_t n)
+/* All n bytes written (out) or read: 0, or -1 (errno set; 0 at EOF). */
+static int move_all(int fd, void *p, size_t n, int out)
 {
     char *c = p;
     while (n > 0) {
-        ssize_t k = read(fd, c, n);
+        ssize_t k = out ? write(fd, c, n) : read(fd, c, n);
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0)
@@ -51,9 +37,10 @@ static int handshake(int fd, int *peer, int *tag)
         int32_t id;
     } mine, theirs;
     memset(&mine, 0, sizeof(mine));
-    strncpy(mine.jobid, ftg.rt.jobid, sizeof(mine.jobid) - 1);
+    memcpy(mine.jobid, ftg.rt.jobid, sizeof(mine.jobid)); /* both char[32] */
+    mine.jobid[sizeof(mine.jobid) - 1] = 0;
     mine.id = ftg.world_rank;
-    if (put_all(fd, &mine, sizeof(mine)) || get_all(fd, &theirs, sizeof(theirs)))
+    if (move_all(fd, &mine, sizeof(mine), 1) || move_all(fd, &theirs, sizeof(theirs), 0))
         return err_cause(MPI_ERR_OTHER, "MPI_Comm_join: the socket failed: %s", strerror(errno));
     theirs.jobid[sizeof(theirs.jobid) - 1] = 0;
     if (strcmp(mine.jobid, theirs.jobid) != 0)
@@ -64,7 +51,7 @@ static int handshake(int fd, int *peer, int *tag)
                          (int)theirs.id);
     *peer = theirs.id;
     int32_t t = dyn_next_tag();
-    if (mine.id < theirs.id ? put_all(fd, &t, sizeof(t)) : get_all(fd, &t, sizeof(t)))
+    if (move_all(fd, &t, sizeof(t), mine.id < theirs.id))
         return err_cause(MPI_ERR_OTHER, "MPI_Comm_join: the socket failed");
     *tag = t;
     return MPI_SUCCESS;

@@ -119,6 +119,8 @@ static int connect_root(const char *port, int *peer, int *tag)
                         port_tag(num), NULL);
 }
 
+/* MPI_Comm_accept (is_accept) and MPI_Comm_connect, between API_BEGIN
+ * and API_END. */
 static int accept_or_connect(const char *port, int root, MPI_Comm comm, MPI_Comm *newcomm,
                              int is_accept)
 {
@@ -139,6 +141,7 @@ static int accept_or_connect(const char *port, int root, MPI_Comm comm, MPI_Comm
     return rc;
 }
 
+/* No info keys are used by either call. */
 API_WEAK(Comm_accept)
 int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
                      MPI_Comm *newcomm)

@@ -188,6 +188,20 @@ static int do_spawn(comm_t *c, int root, int root_rc, spawn_cmd_t *cmds, const i
     return dyn_connect_groups(c, root, hdr[1], ctag, out);
 }
 
+/* The arguments both calls check the same way (all ranks). */
+static int spawn_args(MPI_Comm comm, int root, MPI_Comm *intercomm, comm_t **c)
+{
+    if (!intercomm)
+        return MPI_ERR_ARG;
+    if (!(*c = comm_get(comm)) || (*c)->is_inter)
+        return err_cause(MPI_ERR_COMM, "%d is not an intracommunicator", (int)comm);
+    if ((*c)->state == COMM_FAILED)
+        return err_cause(MPI_ERR_COMM, "the communicator was invalidated by a failure");
+    if (root < 0 || root >= (*c)->size)
+        return MPI_ERR_ROOT;
+    return MPI_SUCCESS;
+}
+
 static int finish(int rc, comm_t *n, MPI_Comm *intercomm)
 {
     *intercomm = rc == MPI_SUCCESS ? n->handle : MPI_COMM_NULL;
@@ -199,14 +213,13 @@ int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info in
                     MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
 {
     API_BEGIN("MPI_Comm_spawn");
-    comm_t *c, *n = NULL;
+    comm_t *c = NULL, *n = NULL;
     info_t *in;
     spawn_cmd_t cmd = {0};
-    CHECK_PTR(intercomm);
-    CHECK_COMM(comm, c);
-    CHECK_INTRA(c);
-    if (root < 0 || root >= c->size)
-        API_FAIL(MPI_ERR_ROOT);
+    rc = spawn_args(comm, root, intercomm, &c);
+    err_comm = c;
+    if (rc != MPI_SUCCESS)
+        goto fail;
     CHECK_USABLE(c);
     if (c->rank == root) {
         in = NULL;
@@ -229,13 +242,12 @@ int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_
                              int array_of_errcodes[])
 {
     API_BEGIN("MPI_Comm_spawn_multiple");
-    comm_t *c, *n = NULL;
+    comm_t *c = NULL, *n = NULL;
     spawn_cmd_t *cmds = NULL;
-    CHECK_PTR(intercomm);
-    CHECK_COMM(comm, c);
-    CHECK_INTRA(c);
-    if (root < 0 || root >= c->size)
-        API_FAIL(MPI_ERR_ROOT);
+    rc = spawn_args(comm, root, intercomm, &c);
+    err_comm = c;
+    if (rc != MPI_SUCCESS)
+        goto fail;
     CHECK_USABLE(c);
     if (c->rank == root) {
         if (count <= 0 || !array_of_commands || !array_of_maxprocs)

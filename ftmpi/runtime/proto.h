@@ -149,6 +149,10 @@ void proto_get_str(proto_rd_t *r, char *dst, size_t cap);
 /* malloc'd NUL-terminated copy (NULL on error). */
 char *proto_get_strdup(proto_rd_t *r);
 static inline int proto_rd_status(const proto_rd_t *r) { return r->err; }
+/* A NULL-terminated string vector: u32 n, n x str (n <= max). */
+void proto_put_strv(proto_buf_t *b, char *const *v);
+char **proto_get_strv(proto_rd_t *r, uint32_t max); /* malloc'd; NULL on error */
+void proto_strv_free(char **v);
 
 /* Parse one message at buf[0..avail): returns the bytes it occupies when it
  * is complete (and sets the outputs), 0 when more bytes are needed, -EPROTO

@@ -490,20 +490,11 @@ int rtc_spawn(uint32_t tag, const rtc_spawn_cmd_t *cmds, int ncmds, int *base_p,
     proto_put_u32(&b, tag);
     proto_put_i32(&b, ncmds);
     for (int i = 0; i < ncmds; i++) {
-        uint32_t na = 0, ne = 0;
-        while (cmds[i].argv[na])
-            na++;
-        while (cmds[i].env && cmds[i].env[ne])
-            ne++;
         proto_put_i32(&b, cmds[i].maxprocs);
         proto_put_str(&b, cmds[i].host);
         proto_put_str(&b, cmds[i].wdir);
-        proto_put_u32(&b, na);
-        for (uint32_t k = 0; k < na; k++)
-            proto_put_str(&b, cmds[i].argv[k]);
-        proto_put_u32(&b, ne);
-        for (uint32_t k = 0; k < ne; k++)
-            proto_put_str(&b, cmds[i].env[k]);
+        proto_put_strv(&b, cmds[i].argv);
+        proto_put_strv(&b, cmds[i].env);
     }
     pthread_mutex_lock(&S.mu);
     int rc = rtc_call(PR_SPAWN, &b, PR_SPAWN_DONE);

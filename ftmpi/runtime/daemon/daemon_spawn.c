@@ -85,27 +85,6 @@ int daemon_build_env(daemon_t *d, char **extra, int nextra)
     return 0;
 }
 
-static void strv_free(char **v)
-{
-    for (char **a = v; a && *a; a++)
-        free(*a);
-    free(v);
-}
-
-static char **strv_read(proto_rd_t *r)
-{
-    uint32_t n = proto_get_u32(r);
-    if (r->err || n > 65536)
-        return NULL;
-    char **v = calloc(n + 1, sizeof *v);
-    for (uint32_t i = 0; v && i < n; i++)
-        if (!(v[i] = proto_get_strdup(r))) {
-            strv_free(v);
-            return NULL;
-        }
-    return v;
-}
-
 int daemon_cmd_read(proto_rd_t *r, daemon_cmd_t **cmd_p)
 {
     *cmd_p = NULL;
@@ -120,8 +99,8 @@ int daemon_cmd_read(proto_rd_t *r, daemon_cmd_t **cmd_p)
     c->parent_root = proto_get_i32(r);
     c->tag = proto_get_u32(r);
     c->wdir = proto_get_strdup(r);
-    c->argv = strv_read(r);
-    c->env = strv_read(r);
+    c->argv = proto_get_strv(r, 65536);
+    c->env = proto_get_strv(r, 65536);
     *cmd_p = c;
     return r->err || !c->wdir || !c->argv || !c->argv[0] || !c->env ? -EPROTO : 0;
 }
@@ -131,8 +110,8 @@ void daemon_cmd_free(daemon_cmd_t *c)
     if (!c)
         return;
     free(c->wdir);
-    strv_free(c->argv);
-    strv_free(c->env);
+    proto_strv_free(c->argv);
+    proto_strv_free(c->env);
     free(c);
 }
 

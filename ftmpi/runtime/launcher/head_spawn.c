@@ -41,37 +41,6 @@ typedef struct head_spawn_op {
     head_spec_t *cmds;
 } head_spawn_op_t;
 
-static void free_strv(char **v)
-{
-    for (char **a = v; a && *a; a++)
-        free(*a);
-    free(v);
-}
-
-static char **get_strv(proto_rd_t *r, uint32_t max)
-{
-    uint32_t n = proto_get_u32(r);
-    if (r->err || n > max)
-        return NULL;
-    char **v = calloc(n + 1, sizeof *v);
-    for (uint32_t i = 0; v && i < n; i++)
-        if (!(v[i] = proto_get_strdup(r))) {
-            free_strv(v);
-            return NULL;
-        }
-    return v;
-}
-
-static void put_strv(proto_buf_t *b, char **v)
-{
-    uint32_t n = 0;
-    while (v && v[n])
-        n++;
-    proto_put_u32(b, n);
-    for (uint32_t i = 0; i < n; i++)
-        proto_put_str(b, v[i]);
-}
-
 void head_spawn_put_spec(head_t *h, head_proc_t *p, proto_buf_t *b)
 {
     (void)h;
@@ -85,8 +54,8 @@ void head_spawn_put_spec(head_t *h, head_proc_t *p, proto_buf_t *b)
     proto_put_i32(b, s->parent_root);
     proto_put_u32(b, s->tag);
     proto_put_str(b, s->wdir);
-    put_strv(b, s->argv);
-    put_strv(b, s->env);
+    proto_put_strv(b, s->argv);
+    proto_put_strv(b, s->env);
 }
 
 static void reply(head_t *h, head_spawn_op_t *op, int rc)
@@ -228,8 +197,8 @@ void head_spawn_request(head_t *h, head_proc_t *p, proto_rd_t *r)
         count[i] = proto_get_i32(r);
         proto_get_str(r, host, sizeof host);
         op->cmds[i].wdir = proto_get_strdup(r);
-        op->cmds[i].argv = get_strv(r, 65536);
-        op->cmds[i].env = get_strv(r, 65536);
+        op->cmds[i].argv = proto_get_strv(r, 65536);
+        op->cmds[i].env = proto_get_strv(r, 65536);
         op->cmds[i].appnum = i;
         op->cmds[i].parent_root = p->rank;
         op->cmds[i].tag = tag;
@@ -298,8 +267,8 @@ void head_spawn_free(head_t *h)
         head_spawn_op_t *op = h->spawns;
         h->spawns = op->next;
         for (int i = 0; op->cmds && i < op->ncmds; i++) {
-            free_strv(op->cmds[i].argv);
-            free_strv(op->cmds[i].env);
+            proto_strv_free(op->cmds[i].argv);
+            proto_strv_free(op->cmds[i].env);
             free(op->cmds[i].wdir);
         }
         free(op->cmds);
