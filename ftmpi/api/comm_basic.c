@@ -287,14 +287,3 @@ int PMPI_Comm_free(MPI_Comm *comm)
     err_comm = NULL;
     API_END();
 }
-
-API_WEAK(Comm_get_parent)
-int PMPI_Comm_get_parent(MPI_Comm *parent)
-{
-    API_BEGIN("MPI_Comm_get_parent");
-    CHECK_PTR(parent);
-    /* No process is started by MPI_Comm_spawn here (not implemented), so
-     * none has a parent: the standard's answer is MPI_COMM_NULL. */
-    *parent = MPI_COMM_NULL;
-    API_END();
-}

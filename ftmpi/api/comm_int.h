@@ -58,6 +58,11 @@ static inline int api_ctx_pairs(int inter) { return inter ? 2 : 1; }
  * in the local group. Collective over ic. *rbuf_p is malloc'ed. */
 int api_inter_exchange(comm_t *ic, const int *sbuf, int n, int **rbuf_p, int *rn_p);
 
+/* MPI_Intercomm_create's body (validated arguments): pc and remote_leader
+ * matter at the local leader only (pc NULL elsewhere). */
+int api_intercomm_create(comm_t *lc, int local_leader, comm_t *pc, int remote_leader, int tag,
+                         comm_t **out);
+
 /* A group of n world ranks, or MPI_GROUP_EMPTY's object for n = 0, with
  * a user handle in *h. Consumes g. */
 int api_group_out(group_t *g, MPI_Group *h);

@@ -1,5 +1,6 @@
 /* Environment: Init/Finalize, queries, time, processor name, Abort. */
 #include "api/api.h"
+#include "api/dyn.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,7 +70,10 @@ static int init_common(const char *fname, int required, int *provided)
     world_state = 1;
     if (provided)
         *provided = prov;
-    return rc;
+    /* the bridge; a spawned process connects to its parents here (not a
+     * REBUILD replacement: the recovery destroyed that intercommunicator) */
+    int rc2 = dyn_init();
+    return rc2 != MPI_SUCCESS ? rc2 : rc;
 }
 
 API_WEAK(Init)

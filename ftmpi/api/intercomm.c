@@ -10,6 +10,7 @@
  * the local intracommunicator each side keeps (comm_t.local_comm).
  */
 #include "api/comm_int.h"
+#include "api/dyn.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -128,18 +129,31 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
             API_FAIL(MPI_ERR_RANK);
     }
     CHECK_USABLE(lc);
+    rc = api_intercomm_create(lc, local_leader, pc, remote_leader, tag, &n);
+    if (rc == MPI_SUCCESS)
+        *newintercomm = n->handle;
+    API_END();
+}
+
+int api_intercomm_create(comm_t *lc, int local_leader, comm_t *pc, int remote_leader, int tag,
+                         comm_t **out)
+{
     int *rw = NULL, rn = 0;
-    rc = remote_group_of(lc, local_leader, pc, remote_leader, tag, &rw, &rn);
+    int rc = remote_group_of(lc, local_leader, pc, remote_leader, tag, &rw, &rn);
+    /* processes spawned since this one started become reachable before
+     * the agreement, after which they may send at once */
+    if (rc == MPI_SUCCESS && (rc = dyn_learn(rw, rn)) != MPI_SUCCESS)
+        free(rw);
     if (rc != MPI_SUCCESS)
-        goto fail;
+        return rc;
     group_t *rg = group_new(rn, rw);
     free(rw);
     if (!rg)
-        API_FAIL(MPI_ERR_NO_MEM);
+        return MPI_ERR_NO_MEM;
     if (rn == 0 || group_overlaps(rg, lc->group)) {
         /* the groups must be disjoint (both sides see the same lists) */
         group_release(rg);
-        API_FAIL(MPI_ERR_ARG);
+        return MPI_ERR_ARG;
     }
     ctx_party_t pt = {.cc = lc, .p = lc->size, .me = lc->rank, .root = local_leader,
                       .tag = coll_tag(lc)};
@@ -152,11 +166,9 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
     uint32_t ctx[2];
     rc = ctx_agree(&pt, 2, ctx);
     if (rc == MPI_SUCCESS)
-        rc = api_comm_build(lc, lc->group, rg, ctx, &n);
+        rc = api_comm_build(lc, lc->group, rg, ctx, out);
     group_release(rg);
-    if (rc == MPI_SUCCESS)
-        *newintercomm = n->handle;
-    API_END();
+    return rc;
 }
 
 API_WEAK(Intercomm_merge)

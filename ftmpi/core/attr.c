@@ -311,7 +311,7 @@ int attr_predefined(int keyval, void *val_out)
     case MPI_IO: v_io = MPI_ANY_SOURCE; p = &v_io; break; /* every process can do I/O */
     case MPI_WTIME_IS_GLOBAL: v_wtime_global = 0; p = &v_wtime_global; break;
     case MPI_UNIVERSE_SIZE: v_universe = ftg.world_size; p = &v_universe; break;
-    case MPI_APPNUM: v_appnum = 0; p = &v_appnum; break;
+    case MPI_APPNUM: v_appnum = ftg.rt.appnum; p = &v_appnum; break;
     case MPI_LASTUSEDCODE: v_lastcode = err_last_used(); p = &v_lastcode; break;
     case FTMPI_COMM_MODE: v_comm_mode = ftg.comm_mode; p = &v_comm_mode; break;
     case FTMPI_MSG_MODE: v_msg_mode = ftg.msg_mode; p = &v_msg_mode; break;

@@ -122,12 +122,12 @@ int comm_module_init(void)
     if (info_module_init() != MPI_SUCCESS)
         return MPI_ERR_NO_MEM;
     memset(ctx_used, 0, sizeof(ctx_used));
-    int n = ftg.world_size;
+    int n = ftg.world_n; /* ids world_base.. (docs/dynamic.md) */
     int *w = malloc((size_t)n * sizeof(int));
     if (!w)
         return MPI_ERR_NO_MEM;
     for (int i = 0; i < n; i++)
-        w[i] = i;
+        w[i] = ftg.world_base + i;
     group_t *gw = group_new(n, w);
     group_t *gs = group_new(1, &ftg.world_rank);
     free(w);

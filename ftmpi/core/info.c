@@ -152,7 +152,7 @@ info_t *info_get(MPI_Info h)
 static void env_fill(info_t *i)
 {
     char buf[64];
-    snprintf(buf, sizeof(buf), "%d", ftg.world_size);
+    snprintf(buf, sizeof(buf), "%d", ftg.world_n);
     info_set(i, "maxprocs", buf);
     static const char *levels[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
                                    "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};

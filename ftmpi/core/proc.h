@@ -35,12 +35,20 @@ typedef struct {
     pthread_mutex_t lock;
     int singleton;           /* started without ftmpirun */
     rtc_info_t rt;
+    /* The process space (docs/dynamic.md): job-wide ids 0..world_size-1,
+     * the launch's np first, then what MPI_Comm_spawn may start (ftmpirun
+     * --universe); every per-peer table is indexed by these ids.
+     * world_rank is this process's id. MPI_COMM_WORLD is the ids
+     * [world_base, world_base + world_n): the launch's ranks, or the
+     * processes of one spawn. */
     int world_rank, world_size;
+    int world_base, world_n;
     int pid;
     int *slot_of_world;      /* [size] local slot, -1 if none */
     int *world_of_slot;      /* [nslots] */
     int *pid_of_world;       /* [size] */
-    int *peer_dead;          /* [size] 1: the rank's process failed, not (yet) replaced */
+    int *peer_dead;          /* [size] 1: the rank's process failed, not (yet) replaced,
+                                or an id not started or not yet learned (dyn_proc.c) */
     uint32_t *inc_of_world;  /* [size] incarnation of each rank's current process */
     uint32_t generation;     /* current recovery generation */
     int ft_dup_phase;        /* 1 from a recovery to the first collective operation */

@@ -47,11 +47,13 @@ static void destroy_derived(void)
 static int rebuild_world(const rtc_recovery_t *rec)
 {
     comm_t *w = comm_world();
-    int n = rec->size, k = 0;
+    /* this process's MPI_COMM_WORLD ids: the launch's, or its spawn's
+     * (core/proc.h, docs/dynamic.md) */
+    int n = ftg.world_n, k = 0;
     int *members = malloc((size_t)n * sizeof(int));
     if (!members)
         return MPI_ERR_NO_MEM;
-    for (int i = 0; i < n; i++) {
+    for (int i = ftg.world_base; i < ftg.world_base + n && i < rec->size; i++) {
         if (ftg.comm_mode == FTMPI_COMM_MODE_SHRINK && !rec->alive[i])
             continue;
         members[k++] = i;

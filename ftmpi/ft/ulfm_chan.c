@@ -338,7 +338,18 @@ int ulfm_init(void)
     uint32_t ctx = 2u * (COMM_CTX_PAIRS - 1);
     if (comm_ctx_claim(ctx) != 0)
         return MPI_ERR_INTERN;
-    ulfm_chan = comm_new(comm_world()->group, NULL, ctx);
+    /* ranks of the channel are job-wide ids: every process, spawned ones
+     * too (docs/dynamic.md), not only MPI_COMM_WORLD's */
+    int *ids = malloc((size_t)ftg.world_size * sizeof(int));
+    group_t *all = NULL;
+    for (int i = 0; ids && i < ftg.world_size; i++)
+        ids[i] = i;
+    if (ids)
+        all = group_new(ftg.world_size, ids);
+    free(ids);
+    ulfm_chan = all ? comm_new(all, NULL, ctx) : NULL;
+    if (all)
+        group_release(all);
     if (!ulfm_chan)
         return MPI_ERR_NO_MEM;
     ulfm_chan->hidden = 1;

@@ -86,6 +86,12 @@ static int world_maps_init(void)
     for (int i = 0; i < n; i++) {
         ftg.slot_of_world[i] = ftg.singleton ? -1 : ftg.rt.slot_of_rank[i];
         ftg.pid_of_world[i] = ftg.singleton ? ftg.pid : ftg.rt.pid_of_rank[i];
+        /* An id outside MPI_COMM_WORLD with no process (not started by
+         * MPI_Comm_spawn yet, or gone): no peer until learned
+         * (api/dyn_proc.c). */
+        int in_world = i >= ftg.world_base && i < ftg.world_base + ftg.world_n;
+        if (!ftg.singleton && !in_world && !ftg.pid_of_world[i])
+            ftg.peer_dead[i] = 1;
     }
     if (!ftg.singleton)
         ftg.inc_of_world[ftg.world_rank] = ftg.rt.incarnation;
@@ -109,6 +115,7 @@ static int runtime_connect(void)
         ftg.singleton = 1;
         ftg.world_rank = 0;
         ftg.world_size = 1;
+        ftg.world_n = 1;
         return 0;
     }
     if (rc < 0) {
@@ -117,6 +124,8 @@ static int runtime_connect(void)
     }
     ftg.world_rank = ftg.rt.rank;
     ftg.world_size = ftg.rt.size;
+    ftg.world_base = ftg.rt.world_base;
+    ftg.world_n = ftg.rt.world_n;
     ftg.generation = ftg.rt.generation;
     return 0;
 }

@@ -318,3 +318,34 @@ int proto_send_blocking(int fd, uint32_t type, const void *payload, size_t len)
     }
     return 0;
 }
+
+void proto_put_strv(proto_buf_t *b, char *const *v)
+{
+    uint32_t n = 0;
+    while (v && v[n])
+        n++;
+    proto_put_u32(b, n);
+    for (uint32_t i = 0; i < n; i++)
+        proto_put_str(b, v[i]);
+}
+
+void proto_strv_free(char **v)
+{
+    for (char **a = v; a && *a; a++)
+        free(*a);
+    free(v);
+}
+
+char **proto_get_strv(proto_rd_t *r, uint32_t max)
+{
+    uint32_t n = proto_get_u32(r);
+    if (r->err || n > max)
+        return NULL;
+    char **v = calloc(n + 1, sizeof *v);
+    for (uint32_t i = 0; v && i < n; i++)
+        if (!(v[i] = proto_get_strdup(r))) {
+            proto_strv_free(v);
+            return NULL;
+        }
+    return v;
+}

@@ -42,6 +42,9 @@ enum proto_type {
     PR_AGREE = 110,       /* u64 key, i32 vote, i32 n, n x (i32 rank, u32 incarnation) */
     PR_NOTE = 111,        /* str name, i32 n, n x (str key, u64 double bits):
                              an event for the event log (checkpoints) */
+    PR_SPAWN = 112,       /* u32 tag, i32 ncmds, ncmds x (i32 maxprocs,
+                             str host, str wdir, u32 argc, argc x str,
+                             u32 nenv, nenv x str): MPI_Comm_spawn */
 
     /* daemon -> rank */
     PR_HELLO_REPLY = 201, /* i32 rank, i32 size, u32 inc, i32 restarted,
@@ -63,6 +66,8 @@ enum proto_type {
                              size x i32 hostid */
     PR_EV_ROUND = 208,    /* u32 generation: a recovery round that will
                              produce it has started and waits for this rank */
+    PR_SPAWN_DONE = 210,  /* i32 rc (0 or -errno), i32 base, i32 n,
+                             n x i32 errno (0: started) */
     PR_EV_REFUSED = 209,  /* u32 generation: the round this rank joined
                              cannot run (the job is finalizing) */
 
@@ -85,7 +90,11 @@ enum proto_type {
                              str jobid, str cwd,
                              u32 argc, argc x str, u32 nenv, nenv x str */
     HD_SPAWN = 402,       /* i32 rank, i32 slot, u32 inc, u32 generation,
-                             i32 restarted, str fault_points */
+                             i32 restarted, str fault_points, i32 spawned;
+                             spawned: i32 world_base, i32 world_n,
+                             i32 appnum, i32 parent_root, u32 tag,
+                             str wdir, u32 argc, argc x str, u32 nenv,
+                             nenv x str (MPI_Comm_spawn's command) */
     HD_TO_RANK = 403,     /* i32 rank, u32 inc, u32 type, bytes payload */
     HD_KILL = 404,        /* i32 rank, u32 inc, i32 signal */
     HD_KILL_ALL = 405,    /* i32 signal */
@@ -140,6 +149,10 @@ void proto_get_str(proto_rd_t *r, char *dst, size_t cap);
 /* malloc'd NUL-terminated copy (NULL on error). */
 char *proto_get_strdup(proto_rd_t *r);
 static inline int proto_rd_status(const proto_rd_t *r) { return r->err; }
+/* A NULL-terminated string vector: u32 n, n x str (n <= max). */
+void proto_put_strv(proto_buf_t *b, char *const *v);
+char **proto_get_strv(proto_rd_t *r, uint32_t max); /* malloc'd; NULL on error */
+void proto_strv_free(char **v);
 
 /* Parse one message at buf[0..avail): returns the bytes it occupies when it
  * is complete (and sets the outputs), 0 when more bytes are needed, -EPROTO

@@ -314,6 +314,8 @@ static int init_singleton(rtc_info_t *info)
 {
     info->rank = 0;
     info->size = 1;
+    info->world_n = 1;
+    info->parent_root = -1;
     info->local_slot = -1;
     info->nslots = 0;
     info->shm_fd = -1;
@@ -420,6 +422,23 @@ int rtc_init(rtc_info_t *info)
         info->restarted = (int)v;
     if (env_int("FTMPI_GENERATION", 0, 0xffffffffL, &v) == 0)
         info->generation = (uint32_t)v;
+    info->world_n = info->size;
+    info->parent_root = -1;
+    if (env_int("FTMPI_WORLD_BASE", 0, size - 1, &v) == 0)
+        info->world_base = (int)v;
+    if (env_int("FTMPI_WORLD_SIZE", 1, size - info->world_base, &v) == 0)
+        info->world_n = (int)v;
+    if (env_int("FTMPI_APPNUM", 0, 1 << 24, &v) == 0)
+        info->appnum = (int)v;
+    if (rank < info->world_base || rank >= info->world_base + info->world_n)
+        return -EINVAL;
+    const char *par = getenv("FTMPI_PARENT");
+    unsigned ptag;
+    int proot;
+    if (par && sscanf(par, "%d:%u", &proot, &ptag) == 2 && proot >= 0 && proot < size) {
+        info->parent_root = proot;
+        info->parent_tag = ptag;
+    }
     fill_modes(info);
 
     int rc = map_segment(info);
@@ -459,6 +478,49 @@ int rtc_init(rtc_info_t *info)
     unsetenv("FTMPI_CTL_FD");
     S.inited = 1;
     return 0;
+}
+
+int rtc_spawn(uint32_t tag, const rtc_spawn_cmd_t *cmds, int ncmds, int *base_p, int *n_p,
+              int **errs_p)
+{
+    if (!S.inited || S.singleton)
+        return -ENOTSUP; /* no runtime to start processes */
+    proto_buf_t b;
+    proto_buf_init(&b);
+    proto_put_u32(&b, tag);
+    proto_put_i32(&b, ncmds);
+    for (int i = 0; i < ncmds; i++) {
+        proto_put_i32(&b, cmds[i].maxprocs);
+        proto_put_str(&b, cmds[i].host);
+        proto_put_str(&b, cmds[i].wdir);
+        proto_put_strv(&b, cmds[i].argv);
+        proto_put_strv(&b, cmds[i].env);
+    }
+    pthread_mutex_lock(&S.mu);
+    int rc = rtc_call(PR_SPAWN, &b, PR_SPAWN_DONE);
+    proto_buf_free(&b);
+    if (!rc) {
+        proto_rd_t r;
+        proto_rd_init(&r, S.reply.data, S.reply.len);
+        rc = proto_get_i32(&r);
+        *base_p = proto_get_i32(&r);
+        int n = *n_p = proto_get_i32(&r);
+        if (!rc && (r.err || n < 0 || n > S.size))
+            rc = -EPROTO;
+        int *errs = !rc ? calloc((size_t)(n > 0 ? n : 1), sizeof(int)) : NULL;
+        if (!rc && !errs)
+            rc = -ENOMEM;
+        for (int i = 0; !rc && i < n; i++)
+            errs[i] = proto_get_i32(&r);
+        if (!rc && r.err)
+            rc = -EPROTO;
+        if (rc)
+            free(errs);
+        else
+            *errs_p = errs;
+    }
+    pthread_mutex_unlock(&S.mu);
+    return rc;
 }
 
 /* ------------------------------------------------------------- events */

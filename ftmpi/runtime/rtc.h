@@ -19,8 +19,14 @@
 #include <stdint.h>
 
 typedef struct {
-    int rank;          /* MPI_COMM_WORLD rank */
-    int size;          /* MPI_COMM_WORLD size at launch */
+    int rank;          /* job-wide process id (MPI_COMM_WORLD rank at launch) */
+    int size;          /* job-wide ids: --universe (the launch's np
+                          when not given); the arrays below have size */
+    int world_base, world_n; /* this process's MPI_COMM_WORLD: ids
+                          [world_base, world_base + world_n) */
+    int appnum;        /* MPI_APPNUM: the spawn command's index, 0 */
+    int parent_root;   /* MPI_Comm_spawn's root (job-wide id), -1: none */
+    uint32_t parent_tag; /* that spawn's tag */
     int local_slot;    /* this rank's slot in the host's shm segment */
     int nslots;        /* slots in the segment */
     uint32_t incarnation; /* 0 for the original process, +1 per replacement */
@@ -133,6 +139,24 @@ int rtc_next_event(rtc_event_t *ev, int force);
  * makes it 0. Every member that votes gets the same result. */
 int rtc_agree(uint64_t key, int vote, const int *members, const uint32_t *incs, int n,
               int *result_p);
+
+/* One command of a spawn (MPI_Comm_spawn_multiple). argv[0] is the
+ * program; env is "NAME=VALUE" strings; host, wdir "" when not given. */
+typedef struct {
+    int maxprocs;
+    const char *host, *wdir;
+    char *const *argv;    /* NULL-terminated */
+    char *const *env;     /* NULL-terminated, may be NULL */
+} rtc_spawn_cmd_t;
+
+/* Ask the runtime to start the commands' processes (blocking until each
+ * has reached MPI_Init or ended). 0 with the new job-wide ids
+ * [*base_p, *base_p + *n_p) and, in *errs_p (malloc'd, [*n_p]), each
+ * one's errno (0: started; when any is nonzero, none runs); or -errno
+ * when nothing was tried (-ENOSPC: the universe is full, -EHOSTUNREACH:
+ * no such host). */
+int rtc_spawn(uint32_t tag, const rtc_spawn_cmd_t *cmds, int ncmds, int *base_p, int *n_p,
+              int **errs_p);
 
 /* Clean shutdown: tells the daemon this rank finalized; after this the
  * rank's exit is not a failure. */

@@ -422,8 +422,10 @@ static void head_spawn(daemon_t *d, const void *data, size_t len)
     uint32_t gen = proto_get_u32(&r);
     int restarted = proto_get_i32(&r);
     char *faults = proto_get_strdup(&r);
-    if (!r.err && d->configured)
-        daemon_spawn(d, rank, slot, inc, gen, restarted, faults);
+    daemon_cmd_t *cmd = NULL;
+    if (!r.err && daemon_cmd_read(&r, &cmd) == 0 && d->configured)
+        daemon_spawn(d, rank, slot, inc, gen, restarted, faults, cmd);
+    daemon_cmd_free(cmd);
     free(faults);
 }
 

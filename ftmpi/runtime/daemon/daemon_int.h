@@ -58,11 +58,23 @@ struct daemon {
     proto_buf_t stdin_buf;
 };
 
+/* What MPI_Comm_spawn asked to run (HD_SPAWN's tail, proto.h). */
+typedef struct {
+    int world_base, world_n, appnum, parent_root;
+    uint32_t tag;
+    char *wdir;           /* "": the job's directory */
+    char **argv, **env;   /* NULL-terminated */
+} daemon_cmd_t;
+
 /* daemon_spawn.c */
 void daemon_raise_nofile(void);
 int daemon_build_env(daemon_t *d, char **extra, int nextra);
+/* HD_SPAWN's tail: NULL in *cmd for a launch process; -EPROTO if bad. */
+int daemon_cmd_read(proto_rd_t *r, daemon_cmd_t **cmd);
+void daemon_cmd_free(daemon_cmd_t *cmd);
 void daemon_spawn(daemon_t *d, int rank, int slot, uint32_t inc,
-                  uint32_t generation, int restarted, const char *faults);
+                  uint32_t generation, int restarted, const char *faults,
+                  const daemon_cmd_t *cmd);
 
 /* daemon_io.c */
 daemon_iostream_t *daemon_io_open(daemon_t *d, int fd, int rank, int stream);

@@ -39,7 +39,10 @@ static const char *const per_proc_vars[] = {
     "FTMPI_RANK", "FTMPI_SIZE", "FTMPI_LOCAL_SLOT", "FTMPI_NSLOTS",
     "FTMPI_HOSTID", "FTMPI_CTL_FD", "FTMPI_SHM_FD", "FTMPI_SHM_SIZE",
     "FTMPI_INCARNATION", "FTMPI_RESTARTED", "FTMPI_GENERATION", "FTMPI_JOBID",
-    "FTMPI_FAULT_POINTS", NULL};
+    "FTMPI_FAULT_POINTS", "FTMPI_WORLD_BASE", "FTMPI_WORLD_SIZE", "FTMPI_APPNUM",
+    "FTMPI_PARENT", NULL};
+/* (FTMPI_WORLD_SIZE of the launch processes is in the head's HD_CONFIG
+ * exports; a spawned process's own comes first in its environment.) */
 
 static int env_name_is(const char *entry, const char *name)
 {
@@ -82,23 +85,57 @@ int daemon_build_env(daemon_t *d, char **extra, int nextra)
     return 0;
 }
 
-/* base_env + per-process variables; the strings of the extra part are
- * malloc'd and freed by free_env_extra(). */
-#define NPER 13
-static char **env_for_proc(daemon_t *d, char *per[NPER])
+int daemon_cmd_read(proto_rd_t *r, daemon_cmd_t **cmd_p)
 {
-    int n = 0;
+    *cmd_p = NULL;
+    if (!proto_get_i32(r))
+        return r->err;
+    daemon_cmd_t *c = calloc(1, sizeof *c);
+    if (!c)
+        return -ENOMEM;
+    c->world_base = proto_get_i32(r);
+    c->world_n = proto_get_i32(r);
+    c->appnum = proto_get_i32(r);
+    c->parent_root = proto_get_i32(r);
+    c->tag = proto_get_u32(r);
+    c->wdir = proto_get_strdup(r);
+    c->argv = proto_get_strv(r, 65536);
+    c->env = proto_get_strv(r, 65536);
+    *cmd_p = c;
+    return r->err || !c->wdir || !c->argv || !c->argv[0] || !c->env ? -EPROTO : 0;
+}
+
+void daemon_cmd_free(daemon_cmd_t *c)
+{
+    if (!c)
+        return;
+    free(c->wdir);
+    proto_strv_free(c->argv);
+    proto_strv_free(c->env);
+    free(c);
+}
+
+/* The per-process variables (they win: getenv takes the first), the
+ * spawned command's own variables, then base_env. The per-process strings
+ * are malloc'd by the caller. */
+#define NPER 17
+static char **env_for_proc(daemon_t *d, char *per[NPER], char **user)
+{
+    int n = 0, nu = 0, k = 0;
     while (d->base_env[n])
         n++;
-    char **env = malloc((size_t)(n + NPER + 1) * sizeof *env);
+    while (user && user[nu])
+        nu++;
+    char **env = malloc((size_t)(nu + n + NPER + 1) * sizeof *env);
     if (!env)
         return NULL;
-    memcpy(env, d->base_env, (size_t)n * sizeof *env);
-    int k = n;
     for (int i = 0; i < NPER; i++)
         if (per[i])
             env[k++] = per[i];
-    env[k] = NULL;
+    if (nu)
+        memcpy(env + k, user, (size_t)nu * sizeof *env);
+    memcpy(env + k + nu, d->base_env, (size_t)n * sizeof *env);
+    env[k + nu + n] = NULL;
     return env;
 }
 
@@ -128,7 +165,7 @@ static void report_spawn_failure(daemon_t *d, daemon_proc_t *p, int err)
 static void __attribute__((noreturn))
 spawn_child(daemon_t *d, daemon_proc_t *p, shmseg_slot_t *slot, int ctl_fd,
             int out_fd, int err_fd, int errpipe, char **env, pid_t parent,
-            int in_fd)
+            int in_fd, const daemon_cmd_t *cmd)
 {
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -156,11 +193,18 @@ spawn_child(daemon_t *d, daemon_proc_t *p, shmseg_slot_t *slot, int ctl_fd,
     dup2(err_fd, 2);
     fcntl(ctl_fd, F_SETFD, 0);
     fcntl(d->shm_fd, F_SETFD, 0);
-    if (d->cwd && d->cwd[0] && chdir(d->cwd) != 0) {
+    int e = 0;
+    if (cmd && cmd->wdir[0]) {
+        if (chdir(cmd->wdir) != 0)
+            e = errno; /* MPI_Comm_spawn's wdir: an error, not a guess */
+    } else if (d->cwd && d->cwd[0] && chdir(d->cwd) != 0) {
         /* stay where the daemon is */
     }
-    execvpe(d->argv[0], d->argv, env);
-    int e = errno;
+    char **argv = cmd ? cmd->argv : d->argv;
+    if (!e) {
+        execvpe(argv[0], argv, env);
+        e = errno;
+    }
     if (write(errpipe, &e, sizeof e) < 0) {
         /* nothing more to do */
     }
@@ -168,7 +212,8 @@ spawn_child(daemon_t *d, daemon_proc_t *p, shmseg_slot_t *slot, int ctl_fd,
 }
 
 void daemon_spawn(daemon_t *d, int rank, int slot_no, uint32_t inc,
-                  uint32_t generation, int restarted, const char *faults)
+                  uint32_t generation, int restarted, const char *faults,
+                  const daemon_cmd_t *cmd)
 {
     if (slot_no < 0 || slot_no >= d->nslots || rank < 0 || rank >= d->size)
         return;
@@ -221,7 +266,13 @@ void daemon_spawn(daemon_t *d, int rank, int slot_no, uint32_t inc,
     per[11] = env_fmt("FTMPI_JOBID", "%s", d->jobid);
     per[12] = faults && faults[0] ? env_fmt("FTMPI_FAULT_POINTS", "%s", faults)
                                   : NULL;
-    char **env = env_for_proc(d, per);
+    if (cmd) {
+        per[13] = env_fmt("FTMPI_WORLD_BASE", "%d", cmd->world_base);
+        per[14] = env_fmt("FTMPI_WORLD_SIZE", "%d", cmd->world_n);
+        per[15] = env_fmt("FTMPI_APPNUM", "%d", cmd->appnum);
+        per[16] = env_fmt("FTMPI_PARENT", "%d:%u", cmd->parent_root, cmd->tag);
+    }
+    char **env = env_for_proc(d, per, cmd ? cmd->env : NULL);
     shmseg_slot_t *slot = shmseg_slot(d->shm, (uint32_t)slot_no);
 
     int in_fd = rank == d->stdin_rank ? daemon_stdin_pipe(d) : -1;
@@ -229,7 +280,7 @@ void daemon_spawn(daemon_t *d, int rank, int slot_no, uint32_t inc,
     pid_t pid = env ? fork() : -1;
     int fork_errno = errno;
     if (pid == 0)
-        spawn_child(d, p, slot, sv[1], po[1], pe[1], px[1], env, self, in_fd);
+        spawn_child(d, p, slot, sv[1], po[1], pe[1], px[1], env, self, in_fd, cmd);
     if (in_fd >= 0)
         close(in_fd);
 

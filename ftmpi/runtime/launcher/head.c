@@ -38,10 +38,12 @@ head_t *head_create(evloop_t *loop, const ftrun_opts_t *o, double t0)
     h->o = o;
     h->t0 = t0;
     h->size = o->np;
+    h->nprocs = o->universe > o->np ? o->universe : o->np;
+    h->nused = h->size;
     snprintf(h->jobid, sizeof h->jobid, "ftmpi-%d-%ld", (int)getpid(),
              (long)time(NULL));
     h->nhosts = o->hosts ? o->nhosts : 1;
-    h->procs = calloc((size_t)h->size, sizeof *h->procs);
+    h->procs = calloc((size_t)h->nprocs, sizeof *h->procs);
     h->hosts = calloc((size_t)h->nhosts, sizeof *h->hosts);
     h->failed_since = malloc(sizeof(int) * 16);
     if (!h->procs || !h->hosts || !h->failed_since) {
@@ -63,7 +65,7 @@ head_t *head_create(evloop_t *loop, const ftrun_opts_t *o, double t0)
             host->is_local = 1;
         }
     }
-    for (int r = 0; r < h->size; r++)
+    for (int r = 0; r < h->nprocs; r++)
         h->procs[r].rank = r;
     head_place(h);
     return h;
@@ -76,6 +78,7 @@ void head_destroy(head_t *h)
     head_kv_free(h);
     head_agree_free(h);
     evlog_close(&h->log);
+    head_spawn_free(h);
     free(h->procs);
     free(h->hosts);
     free(h->fails);
@@ -154,7 +157,7 @@ static char *fault_string(head_t *h)
     return s;
 }
 
-static void send_spawn(head_t *h, head_proc_t *p, int restarted)
+void head_send_spawn(head_t *h, head_proc_t *p, int restarted)
 {
     char *faults = fault_string(h);
     proto_buf_t b;
@@ -165,6 +168,7 @@ static void send_spawn(head_t *h, head_proc_t *p, int restarted)
     proto_put_u32(&b, h->generation);
     proto_put_i32(&b, restarted);
     proto_put_str(&b, faults);
+    head_spawn_put_spec(h, p, &b);
     head_host_send(&h->hosts[p->hostid], HD_SPAWN, &b);
     proto_buf_free(&b);
     free(faults);
@@ -183,7 +187,7 @@ static void send_config(head_t *h, head_host_t *host)
     proto_put_i32(&b, host->id);
     proto_put_i32(&b, host->nslots);
     proto_put_u32(&b, o->ring_bytes);
-    proto_put_i32(&b, h->size);
+    proto_put_i32(&b, h->nprocs);
     proto_put_i32(&b, o->tag_output);
     proto_put_i32(&b, host->is_local ? 0 : -1); /* rank 0 gets our stdin */
     proto_put_str(&b, h->jobid);
@@ -199,12 +203,17 @@ static void send_config(head_t *h, head_host_t *host)
                                {"FTMPI_MSG_MODE", o->msg_str},
                                {"FTMPI_COLL_MODE", o->coll_str},
                                {"FTMPI_RECOVERY_MODE", o->recovery_str}};
-    uint32_t nenv = (uint32_t)o->nenv;
+    uint32_t nenv = (uint32_t)o->nenv + 1;
     for (int i = 0; i < 4; i++)
         nenv += modes[i][1] != NULL;
     proto_put_u32(&b, nenv);
     for (int i = 0; i < o->nenv; i++)
         proto_put_str(&b, o->env[i]);
+    /* MPI_COMM_WORLD of the launch processes: ids 0..np-1 (FTMPI_SIZE is
+     * the whole process space, --universe; docs/dynamic.md) */
+    char wsz[48];
+    snprintf(wsz, sizeof wsz, "FTMPI_WORLD_SIZE=%d", h->size);
+    proto_put_str(&b, wsz);
     for (int i = 0; i < 4; i++)
         if (modes[i][1]) {
             char e[64];
@@ -225,8 +234,10 @@ static void kill_timer(evloop_t *loop, void *arg)
     kill_arg_t *k = arg;
     head_t *h = k->h;
     head_proc_t *p = &h->procs[k->rank];
-    if (h->phase == PH_RUN && head_live(p) && !p->started) {
-        /* its daemon has not reported the start yet: soon */
+    if (h->phase == PH_RUN && ((head_live(p) && !p->started) ||
+                               (!p->state && p->rank >= h->size))) {
+        /* its daemon has not reported the start yet (or MPI_Comm_spawn
+         * has not started this id yet): soon */
         evloop_timer_add(loop, 0.005, kill_timer, k);
         return;
     }
@@ -236,7 +247,7 @@ static void kill_timer(evloop_t *loop, void *arg)
 
 int head_user_kill(head_t *h, int rank, const char *reason)
 {
-    if (rank < 0 || rank >= h->size)
+    if (rank < 0 || rank >= h->nprocs)
         return -1;
     head_proc_t *p = &h->procs[rank];
     if (h->phase != PH_RUN || !head_live(p) || !p->started)
@@ -283,7 +294,7 @@ void head_start(head_t *h)
     for (int r = 0; r < h->size; r++) {
         head_proc_t *p = &h->procs[r];
         p->state = HP_STARTING;
-        send_spawn(h, p, 0);
+        head_send_spawn(h, p, 0);
     }
     for (int i = 0; i < o->nkills; i++) {
         kill_arg_t *ka = malloc(sizeof *ka);
@@ -347,7 +358,7 @@ static void head_finish(head_t *h)
             if (!code)
                 code = failure_code(f->signal, f->exit_code);
         }
-        for (int r = 0; r < h->size; r++) {
+        for (int r = 0; r < h->nprocs; r++) {
             head_proc_t *p = &h->procs[r];
             if (p->state != HP_EXITED || (!p->signal && !p->exit_code))
                 continue;
@@ -377,7 +388,7 @@ void head_check_end(head_t *h)
 {
     if (h->phase == PH_DONE || !h->started)
         return;
-    for (int r = 0; r < h->size; r++)
+    for (int r = 0; r < h->nprocs; r++)
         if (head_live(&h->procs[r]))
             return;
     head_finish(h);
@@ -455,7 +466,7 @@ static void broadcast_failure(head_t *h, head_proc_t *dead)
     proto_put_i32(&b, dead->signal);
     proto_put_i32(&b, dead->exit_code);
     proto_put_str(&b, h->hosts[dead->hostid].name);
-    for (int r = 0; r < h->size; r++) {
+    for (int r = 0; r < h->nprocs; r++) {
         head_proc_t *p = &h->procs[r];
         if (p != dead && head_live(p))
             head_to_rank(h, p, PR_EV_FAILURE, &b);
@@ -473,7 +484,7 @@ static void replace_proc(head_t *h, head_proc_t *p)
     p->finalized = p->fin_done = p->joined = 0;
     p->signal = p->exit_code = 0;
     p->fence_in = p->fence_fin = p->next_in = p->next_fin = 0;
-    send_spawn(h, p, 1);
+    head_send_spawn(h, p, 1);
 }
 
 /* Record, announce and (REBUILD) replace one failure; the fence, round and
@@ -482,6 +493,8 @@ static void replace_proc(head_t *h, head_proc_t *p)
 static int fail_proc(head_t *h, head_proc_t *p, const char *reason)
 {
     head_host_t *host = &h->hosts[p->hostid];
+    if (!p->hello)
+        head_spawn_gone(h, p, 0);
     record_failure(h, p, reason);
     p->state = HP_FAILED;
     evlog_event(&h->log, "proc_failed",
@@ -547,7 +560,7 @@ void head_on_exited(head_t *h, head_host_t *host, proto_rd_t *r)
     int code = proto_get_i32(r);
     int exec_errno = proto_get_i32(r);
     int ctl_lost = proto_get_i32(r);
-    if (r->err || rank < 0 || rank >= h->size)
+    if (r->err || rank < 0 || rank >= h->nprocs)
         return;
     head_proc_t *p = &h->procs[rank];
     if (p->inc != inc || !head_live(p))
@@ -556,6 +569,19 @@ void head_on_exited(head_t *h, head_host_t *host, proto_rd_t *r)
         p->pid = pid;
     p->signal = sig;
     p->exit_code = code;
+    if (exec_errno && p->spec) {
+        /* MPI_Comm_spawn's program cannot run: the spawn fails (errcodes),
+         * not the job. */
+        p->state = HP_FAILED;
+        evlog_event(&h->log, "proc_failed", "\"rank\":%d,\"incarnation\":%u,"
+                    "\"host\":\"%s\",\"reason\":\"%s\"", rank, inc,
+                    evlog_esc(host->name), evlog_esc(strerror(exec_errno)));
+        head_spawn_gone(h, p, exec_errno);
+        head_sync_proc_gone(h, p);
+        head_sync_check(h);
+        head_check_end(h);
+        return;
+    }
     if (exec_errno) {
         p->state = HP_FAILED;
         char msg[512];
@@ -574,6 +600,8 @@ void head_on_exited(head_t *h, head_host_t *host, proto_rd_t *r)
                 "\"signal\":%d,\"exit_code\":%d,\"finalized\":%s",
                 rank, pid, inc, evlog_esc(host->name), sig, code,
                 p->finalized ? "true" : "false");
+    if (!p->hello)
+        head_spawn_gone(h, p, 0);
     int failed = !p->finalized && (sig || code || p->hello);
     if (!failed || h->phase != PH_RUN) {
         p->state = failed ? HP_FAILED : HP_EXITED;
@@ -606,7 +634,7 @@ void head_host_lost(head_t *h, int hostid, const char *why_lost)
     /* Every process of the host fails before anything is checked: the
      * failures are announced together and go into one recovery round. A
      * replacement starts on another host (head_place_replacement). */
-    for (int r = 0; r < h->size; r++) {
+    for (int r = 0; r < h->nprocs; r++) {
         head_proc_t *p = &h->procs[r];
         if (p->hostid != hostid || !head_live(p))
             continue;

@@ -42,7 +42,7 @@ void head_agree_vote(head_t *h, head_proc_t *p, proto_rd_t *r)
     uint64_t key = proto_get_u64(r);
     int vote = proto_get_i32(r);
     int n = proto_get_i32(r);
-    if (r->err || n <= 0 || n > h->size)
+    if (r->err || n <= 0 || n > h->nprocs)
         return;
     agree_t *a = agree_find(h, key);
     if (!a) {
@@ -63,7 +63,7 @@ void head_agree_vote(head_t *h, head_proc_t *p, proto_rd_t *r)
         for (int i = 0; i < n; i++) {
             int m = proto_get_i32(r);
             uint32_t inc = proto_get_u32(r);
-            a->members[i] = m >= 0 && m < h->size ? m : -1;
+            a->members[i] = m >= 0 && m < h->nprocs ? m : -1;
             a->inc[i] = inc;
         }
         a->next = h->agrees;

@@ -20,8 +20,13 @@ enum {
     HP_EXITED,            /* ended without failing */
 };
 
+struct head_spec;
+struct head_spawn_op;
+
 typedef struct {
     int rank, hostid, slot;
+    struct head_spec *spec;     /* started by MPI_Comm_spawn: what to run */
+    struct head_spawn_op *op;   /* the spawn waiting for its HELLO, or NULL */
     int launch_hostid;    /* host it was placed on at launch */
     pid_t pid;            /* process the daemon started */
     pid_t mpi_pid;        /* pid given at HELLO (== pid unless wrapped) */
@@ -80,8 +85,11 @@ struct head {
     evlog_t log;
     double t0;
     char jobid[32];
-    int size;
-    head_proc_t *procs;
+    int size;             /* processes started at launch (-np) */
+    int nprocs;           /* job-wide process ids: --universe (>= size) */
+    int nused;            /* ids given out so far (launch + spawns) */
+    head_proc_t *procs;   /* [nprocs] */
+    struct head_spawn_op *spawns; /* every MPI_Comm_spawn (head_spawn.c) */
     head_host_t *hosts;
     int nhosts;
     int phase, exit_code, exit_set, started;
@@ -121,14 +129,31 @@ void head_on_exited(head_t *h, head_host_t *host, proto_rd_t *r);
  * literal without quotes): 0, -1 no such rank, -2 not running. */
 int head_user_kill(head_t *h, int rank, const char *reason);
 
+void head_send_spawn(head_t *h, head_proc_t *p, int restarted);
+
+/* head_spawn.c: MPI_Comm_spawn's processes (docs/dynamic.md). */
+void head_spawn_request(head_t *h, head_proc_t *p, proto_rd_t *r);
+/* HD_SPAWN's tail for p: its command, or "none" for a launch process. */
+void head_spawn_put_spec(head_t *h, head_proc_t *p, proto_buf_t *b);
+/* p said HELLO (publish it; its spawn may be complete), or ended before
+ * that (err: its errno, or ECHILD). */
+void head_spawn_hello(head_t *h, head_proc_t *p);
+void head_spawn_gone(head_t *h, head_proc_t *p, int err);
+void head_spawn_free(head_t *h);
+
 /* head_place.c */
 void head_place(head_t *h);
 /* A host and a free slot for the replacement of p, whose host is lost:
  * sets p->hostid and p->slot; -1 when no surviving host has a free slot. */
 int head_place_replacement(head_t *h, head_proc_t *p);
+/* A free slot on host hostid for p (a spawned process): sets p->hostid
+ * and p->slot; -1 when that host has none. hostid -1: the usable host
+ * with the most free slots, after the round-robin cursor. */
+int head_place_spawned(head_t *h, head_proc_t *p, int hostid);
 
 /* head_sync.c */
 void head_kv_put(head_t *h, head_proc_t *p, proto_rd_t *r);
+void head_kv_set(head_t *h, const char *key, const void *val, uint32_t n);
 void head_kv_get(head_t *h, head_proc_t *p, proto_rd_t *r);
 void head_kv_free(head_t *h);
 /* The entry of key, NULL if none (the monitor reads ranks' reports). */

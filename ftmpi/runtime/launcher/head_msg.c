@@ -14,7 +14,7 @@ static void send_hello_reply(head_t *h, head_proc_t *p)
     proto_buf_t b;
     proto_buf_init(&b);
     proto_put_i32(&b, p->rank);
-    proto_put_i32(&b, h->size);
+    proto_put_i32(&b, h->nprocs);
     proto_put_u32(&b, p->inc);
     proto_put_i32(&b, p->inc > 0);
     proto_put_u32(&b, h->generation);
@@ -22,15 +22,17 @@ static void send_hello_reply(head_t *h, head_proc_t *p)
     proto_put_i32(&b, h->hosts[p->hostid].nslots);
     proto_put_i32(&b, p->slot);
     proto_put_str(&b, h->jobid);
-    for (int r = 0; r < h->size; r++) {
+    for (int r = 0; r < h->nprocs; r++) {
         head_proc_t *q = &h->procs[r];
         int pid = head_live(q) ? (q->mpi_pid ? q->mpi_pid : q->pid) : 0;
         proto_put_i32(&b, pid);
-        proto_put_i32(&b, q->hostid == p->hostid ? q->slot : -1);
+        /* an id MPI_Comm_spawn has not started yet has no slot */
+        int known = q->rank < h->size || head_live(q);
+        proto_put_i32(&b, q->hostid == p->hostid && known ? q->slot : -1);
     }
-    for (int r = 0; r < h->size; r++)
+    for (int r = 0; r < h->nprocs; r++)
         proto_put_i32(&b, h->procs[r].hostid);
-    for (int r = 0; r < h->size; r++)
+    for (int r = 0; r < h->nprocs; r++)
         proto_put_i32(&b, h->procs[r].launch_hostid);
     head_to_rank(h, p, PR_HELLO_REPLY, &b);
     proto_buf_free(&b);
@@ -80,7 +82,7 @@ static void on_fault(head_t *h, head_proc_t *p, proto_rd_t *r)
 static void on_suspect(head_t *h, head_proc_t *by, proto_rd_t *r)
 {
     int rank = proto_get_i32(r);
-    if (r->err || rank < 0 || rank >= h->size)
+    if (r->err || rank < 0 || rank >= h->nprocs)
         return;
     head_proc_t *p = &h->procs[rank];
     evlog_event(&h->log, "suspect", "\"rank\":%d,\"by\":%d,\"state\":\"%s\"",
@@ -105,6 +107,7 @@ static void on_rank_msg(head_t *h, head_proc_t *p, uint32_t type,
         proto_get_i32(r);
         p->mpi_pid = proto_get_i32(r);
         p->hello = 1;
+        head_spawn_hello(h, p);
         if (h->launch_done)
             send_hello_reply(h, p);
         else
@@ -142,6 +145,9 @@ static void on_rank_msg(head_t *h, head_proc_t *p, uint32_t type,
     case PR_NOTE:
         head_note(h, p, r);
         break;
+    case PR_SPAWN:
+        head_spawn_request(h, p, r);
+        break;
     default:
         break;
     }
@@ -152,7 +158,7 @@ static void on_started(head_t *h, head_host_t *host, proto_rd_t *r)
     int rank = proto_get_i32(r);
     uint32_t inc = proto_get_u32(r);
     int pid = proto_get_i32(r);
-    if (r->err || rank < 0 || rank >= h->size)
+    if (r->err || rank < 0 || rank >= h->nprocs)
         return;
     head_proc_t *p = &h->procs[rank];
     if (p->inc != inc || p->started)
@@ -202,7 +208,7 @@ void head_host_msg(void *arg, uint32_t type, const void *data, size_t len)
         uint32_t inner = proto_get_u32(&r);
         uint32_t n;
         const void *payload = proto_get_bytes(&r, &n);
-        if (r.err || rank < 0 || rank >= h->size)
+        if (r.err || rank < 0 || rank >= h->nprocs)
             break;
         head_proc_t *p = &h->procs[rank];
         if (p->inc != inc || !head_live(p) || h->phase != PH_RUN)
@@ -232,7 +238,7 @@ void head_host_msg(void *arg, uint32_t type, const void *data, size_t len)
     case DH_ALIVE: {
         int rank = proto_get_i32(&r);
         uint32_t inc = proto_get_u32(&r);
-        if (r.err || rank < 0 || rank >= h->size)
+        if (r.err || rank < 0 || rank >= h->nprocs)
             break;
         head_proc_t *p = &h->procs[rank];
         if (p->inc == inc && p->state == HP_UNAVAILABLE) {

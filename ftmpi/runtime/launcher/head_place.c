@@ -32,6 +32,10 @@ void head_place(head_t *h)
         h->procs[r].slot = h->hosts[h->procs[r].hostid].nslots++;
         h->procs[r].launch_hostid = h->procs[r].hostid;
     }
+    /* Room for MPI_Comm_spawn's processes (--universe) on every host. */
+    for (int i = 0; i < h->nhosts && h->nprocs > h->size; i++)
+        if (i < active || o->comm_mode == COMM_REBUILD)
+            h->hosts[i].nslots += h->nprocs - h->size;
     if (o->comm_mode != COMM_REBUILD || h->nhosts < 2)
         return;
     for (int i = 0; i < h->nhosts; i++) {
@@ -41,17 +45,20 @@ void head_place(head_t *h)
     }
 }
 
-/* Slots of host in use by a live process other than p; -1 if none free. */
-static int free_slot(head_t *h, int hostid, const head_proc_t *p, int *used_p)
+/* A slot of host not in use by a live process other than p (ever: not
+ * given to any other process, live or not, so that nothing a dead one
+ * left in its rings meets a newcomer); -1 if none free. */
+static int free_slot_ever(head_t *h, int hostid, const head_proc_t *p, int *used_p, int ever)
 {
     head_host_t *host = &h->hosts[hostid];
     char *used = calloc((size_t)host->nslots + 1, 1);
     if (!used)
         return -1;
     int n = 0;
-    for (int r = 0; r < h->size; r++) {
+    for (int r = 0; r < h->nprocs; r++) {
         const head_proc_t *q = &h->procs[r];
-        if (q != p && q->hostid == hostid && head_live(q) && q->slot >= 0 &&
+        if (q != p && q->hostid == hostid && (ever ? q->state != 0 : head_live(q)) &&
+            q->slot >= 0 &&
             q->slot < host->nslots) {
             used[q->slot] = 1;
             n++;
@@ -64,6 +71,11 @@ static int free_slot(head_t *h, int hostid, const head_proc_t *p, int *used_p)
     free(used);
     *used_p = n;
     return slot;
+}
+
+static int free_slot(head_t *h, int hostid, const head_proc_t *p, int *used_p)
+{
+    return free_slot_ever(h, hostid, p, used_p, 0);
 }
 
 static int usable(const head_host_t *host)
@@ -99,6 +111,30 @@ int head_place_replacement(head_t *h, head_proc_t *p)
     if (best < 0)
         return -1;
     p->hostid = best;
+    p->slot = best_slot;
+    return 0;
+}
+
+int head_place_spawned(head_t *h, head_proc_t *p, int hostid)
+{
+    int best = -1, best_free = 0, best_slot = -1;
+    for (int k = 0; k < h->nhosts; k++) {
+        int i = (h->rr_host + k) % h->nhosts, used, slot;
+        if ((hostid >= 0 && i != hostid) || !usable(&h->hosts[i]) ||
+            (slot = free_slot_ever(h, i, p, &used, 1)) < 0)
+            continue;
+        if (best < 0 || h->hosts[i].nslots - used > best_free) {
+            best = i;
+            best_free = h->hosts[i].nslots - used;
+            best_slot = slot;
+        }
+    }
+    if (best < 0)
+        return -1;
+    if (hostid < 0)
+        h->rr_host = (best + 1) % h->nhosts;
+    p->hostid = best;
+    p->launch_hostid = best;
     p->slot = best_slot;
     return 0;
 }

@@ -36,12 +36,17 @@ static void kv_reply(head_t *h, head_proc_t *p, const kv_ent_t *e)
 
 void head_kv_put(head_t *h, head_proc_t *p, proto_rd_t *r)
 {
+    (void)p;
     char key[PROTO_MAX_KEY + 1];
     proto_get_str(r, key, sizeof key);
     uint32_t n;
     const void *val = proto_get_bytes(r, &n);
-    if (r->err)
-        return;
+    if (!r->err)
+        head_kv_set(h, key, val, n);
+}
+
+void head_kv_set(head_t *h, const char *key, const void *val, uint32_t n)
+{
     kv_ent_t *e = head_kv_find(h, key);
     void *copy = malloc(n ? n : 1);
     if (!copy)
@@ -138,7 +143,7 @@ void head_kv_free(head_t *h)
 static void fence_start(head_t *h)
 {
     h->fence_active = 1;
-    for (int r = 0; r < h->size; r++) {
+    for (int r = 0; r < h->nprocs; r++) {
         head_proc_t *p = &h->procs[r];
         p->fence_part = head_live(p) && !p->fin_done;
         p->fence_part_inc = p->inc;
@@ -148,7 +153,7 @@ static void fence_start(head_t *h)
 
 static int fence_complete(head_t *h)
 {
-    for (int r = 0; r < h->size; r++) {
+    for (int r = 0; r < h->nprocs; r++) {
         head_proc_t *p = &h->procs[r];
         if (p->fence_part && p->fence_part_inc == p->inc && head_live(p) &&
             !p->fence_in)
@@ -161,7 +166,7 @@ static void fence_check(head_t *h)
 {
     while (h->fence_active && fence_complete(h)) {
         int next = 0;
-        for (int r = 0; r < h->size; r++) {
+        for (int r = 0; r < h->nprocs; r++) {
             head_proc_t *p = &h->procs[r];
             if (p->fence_in && head_live(p)) {
                 if (p->fence_fin)
@@ -176,7 +181,7 @@ static void fence_check(head_t *h)
         if (!next)
             return;
         fence_start(h);
-        for (int r = 0; r < h->size; r++) {
+        for (int r = 0; r < h->nprocs; r++) {
             head_proc_t *p = &h->procs[r];
             if (p->next_in && p->fence_part) {
                 p->fence_in = 1;
@@ -236,11 +241,11 @@ static void round_finish(head_t *h)
         proto_buf_t b;
         proto_buf_init(&b);
         proto_put_u32(&b, h->generation);
-        proto_put_i32(&b, h->size);
+        proto_put_i32(&b, h->nprocs);
         proto_put_i32(&b, nf);
         for (int i = 0; i < nf; i++)
             proto_put_i32(&b, failed[i]);
-        for (int r = 0; r < h->size; r++) {
+        for (int r = 0; r < h->nprocs; r++) {
             head_proc_t *q = &h->procs[r];
             int alive = head_live(q);
             proto_put_i32(&b, alive);
@@ -248,9 +253,9 @@ static void round_finish(head_t *h)
             proto_put_i32(&b, q->hostid == host ? q->slot : -1);
             proto_put_u32(&b, q->inc);
         }
-        for (int r = 0; r < h->size; r++)
+        for (int r = 0; r < h->nprocs; r++)
             proto_put_i32(&b, h->procs[r].hostid);
-        for (int r = 0; r < h->size; r++) {
+        for (int r = 0; r < h->nprocs; r++) {
             head_proc_t *q = &h->procs[r];
             if (q->hostid == host && q->joined && head_live(q)) {
                 head_to_rank(h, q, PR_EV_RECOVERED, &b);
@@ -259,7 +264,7 @@ static void round_finish(head_t *h)
         }
         proto_buf_free(&b);
     }
-    for (int r = 0; r < h->size; r++) {
+    for (int r = 0; r < h->nprocs; r++) {
         head_proc_t *q = &h->procs[r];
         q->joined = 0;
         if (q->state == HP_JOINING)
@@ -299,7 +304,7 @@ static void send_generation(head_t *h, head_proc_t *p, uint32_t type)
 static void round_refuse(head_t *h)
 {
     int n = 0;
-    for (int r = 0; r < h->size; r++) {
+    for (int r = 0; r < h->nprocs; r++) {
         head_proc_t *q = &h->procs[r];
         if (q->joined && head_live(q)) {
             send_generation(h, q, PR_EV_REFUSED);
@@ -323,7 +328,7 @@ static void round_check(head_t *h)
         round_refuse(h);
         return;
     }
-    for (int r = 0; r < h->size; r++) {
+    for (int r = 0; r < h->nprocs; r++) {
         const head_proc_t *p = &h->procs[r];
         if (in_round(p) && !p->joined)
             return;
@@ -352,7 +357,7 @@ void head_recovery_join(head_t *h, head_proc_t *p, uint32_t known)
          * blocked in an operation that does not involve the failed process
          * would otherwise never learn that it has to join (docs/ft.md). */
         if (!h->any_finalized)
-            for (int r = 0; r < h->size; r++) {
+            for (int r = 0; r < h->nprocs; r++) {
                 head_proc_t *q = &h->procs[r];
                 if (q != p && in_round(q) && !q->joined)
                     send_generation(h, q, PR_EV_ROUND);

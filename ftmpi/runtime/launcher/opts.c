@@ -24,6 +24,9 @@ static const char usage_text[] =
 "\n"
 "Processes:\n"
 "  -np N, -n N, --np N        number of processes (default 1)\n"
+"  --universe N               room for N processes in all: MPI_Comm_spawn may\n"
+"                             start N - np more (MPI_UNIVERSE_SIZE; default\n"
+"                             np: no spawning; docs/dynamic.md)\n"
 "  -x VAR[=VALUE]             export VAR (with VALUE, or its current value)\n"
 "  --net IF[,IF]              network interfaces of the TCP transport (FTMPI_NET)\n"
 "  --reliability=on|off       end-to-end reliability over the network (FTMPI_RELIABILITY)\n"
@@ -278,7 +281,7 @@ enum {
     O_NP = 1, O_TIMEOUT, O_TAG, O_COMM, O_MSG, O_COLL, O_RECOV, O_KILL,
     O_KILLAT, O_LOG, O_RING, O_ENV, O_HOSTS, O_AGENT, O_FTMPID, O_OVERSUB,
     O_VERBOSE, O_HELP, O_VERSION, O_HOSTFILE, O_SPARE, O_HB_INT, O_HB_TO, O_WITHFT, O_NET,
-    O_MONITOR, O_TRACE, O_REL, O_NETFAULTS
+    O_MONITOR, O_TRACE, O_REL, O_NETFAULTS, O_UNIVERSE
 };
 static const struct { const char *name; int arg, id; } table[] = {
     {"-np", 1, O_NP}, {"-n", 1, O_NP}, {"--np", 1, O_NP}, {"-c", 1, O_NP},
@@ -300,6 +303,7 @@ static const struct { const char *name; int arg, id; } table[] = {
     {"--monitor", 2, O_MONITOR}, /* 2: an optional =VALUE */
     {"--trace", 1, O_TRACE},
     {"--reliability", 1, O_REL}, {"--net-faults", 1, O_NETFAULTS},
+    {"--universe", 1, O_UNIVERSE}, {"--universe-size", 1, O_UNIVERSE},
 };
 
 static int env_mode(const char *var, const char *const *words,
@@ -375,6 +379,12 @@ int ftrun_opts_parse(ftrun_opts_t *o, int argc, char **argv)
                                  a, MAX_NP);
             o->np = (int)lv;
             np_given = 1;
+            break;
+        case O_UNIVERSE:
+            if (parse_long(val, 1, MAX_NP, &lv))
+                return opt_error("bad universe size '%s' for %s (1..%d)", val,
+                                 a, MAX_NP);
+            o->universe = (int)lv;
             break;
         case O_TIMEOUT:
             if (parse_seconds(val, &o->timeout_s) || o->timeout_s <= 0)
@@ -562,16 +572,25 @@ int ftrun_opts_parse(ftrun_opts_t *o, int argc, char **argv)
     if (o->msg_str && strcmp(o->msg_str, "nop") == 0)
         o->msg_str = "reset";
 
+    if (!o->universe)
+        o->universe = o->np;
+    if (o->universe < o->np)
+        return opt_error("--universe %d is smaller than -np %d", o->universe,
+                         o->np);
+    /* Ranks beyond np are processes MPI_Comm_spawn may start (job-wide
+     * ids np..universe-1, docs/dynamic.md). */
     for (int k = 0; k < o->nkills; k++)
-        if (o->kills[k].rank >= o->np)
-            return opt_error("--kill %d@%g: rank %d does not exist (-np %d)",
-                             o->kills[k].rank, o->kills[k].seconds,
-                             o->kills[k].rank, o->np);
+        if (o->kills[k].rank >= o->universe)
+            return opt_error("--kill %d@%g: rank %d does not exist (-np %d, "
+                             "--universe %d)", o->kills[k].rank,
+                             o->kills[k].seconds, o->kills[k].rank, o->np,
+                             o->universe);
     for (int k = 0; k < o->nfaults; k++)
-        if (o->faults[k].rank >= o->np)
-            return opt_error("--kill-at %s@%d: rank %d does not exist (-np %d)",
-                             o->faults[k].name, o->faults[k].rank,
-                             o->faults[k].rank, o->np);
+        if (o->faults[k].rank >= o->universe)
+            return opt_error("--kill-at %s@%d: rank %d does not exist (-np %d, "
+                             "--universe %d)", o->faults[k].name,
+                             o->faults[k].rank, o->faults[k].rank, o->np,
+                             o->universe);
     if (!o->spare_hosts && o->nhosts > o->np)
         o->nhosts = o->np; /* more hosts than ranks: the last ones stay idle */
     /* Last, once everything else is valid: the event log must be writable

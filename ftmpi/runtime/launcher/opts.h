@@ -28,6 +28,7 @@ typedef struct {
 
 typedef struct {
     int np;
+    int universe;         /* --universe: job-wide process ids (>= np) */
     char **argv;          /* program and its arguments (points into argv) */
     int comm_mode, recovery_mode;
     /* Mode strings as given (option or environment), lower case; NULL when
