@@ -208,6 +208,12 @@ int api_req_finish(req_t *r, MPI_Request *handle_p, MPI_Status *status);
 /* MPI_Start of a persistent collective (api/coll_persist.c): runs the
  * round's non-blocking collective, which raises its own errors. */
 int api_pcoll_start(req_t *r);
+/* A persistent collective whose every round is call(record, &round_request)
+ * (the large-count _init forms, api/coll_c.c): record (recsize bytes,
+ * aligned like a pointer) is copied into the request and freed with it. */
+typedef int api_pcoll_fn(const void *rec, MPI_Request *q);
+int api_pcoll_init_call(const char *fname, MPI_Comm comm, MPI_Info info, api_pcoll_fn *call,
+                        const void *rec, size_t recsize, MPI_Request *request);
 /* Blocking send/recv used inside the library (collectives and friends). */
 int api_wait_internal(req_t *r);
 /* MPI_Sendrecv's body, arguments checked (api/p2p_recv.c); also the

@@ -16,11 +16,13 @@
 #include "api/comm_int.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 typedef enum {
     PC_BARRIER, PC_BCAST, PC_GATHER, PC_GATHERV, PC_SCATTER, PC_SCATTERV, PC_ALLGATHER,
     PC_ALLGATHERV, PC_ALLTOALL, PC_ALLTOALLV, PC_ALLTOALLW, PC_REDUCE, PC_ALLREDUCE,
-    PC_REDUCE_SCATTER, PC_REDUCE_SCATTER_BLOCK, PC_SCAN, PC_EXSCAN
+    PC_REDUCE_SCATTER, PC_REDUCE_SCATTER_BLOCK, PC_SCAN, PC_EXSCAN,
+    PC_CALL /* another file's: call(record) (api_pcoll_init_call) */
 } pc_kind_t;
 
 typedef struct {
@@ -33,6 +35,7 @@ typedef struct {
     const MPI_Datatype *sdts, *rdts;
     MPI_Op op;
     MPI_Comm comm;
+    api_pcoll_fn *call; /* PC_CALL: its record follows this one */
 } pcoll_t;
 
 /* One round of a persistent collective: the non-blocking call. */
@@ -80,6 +83,7 @@ static int pcoll_call(const pcoll_t *a, MPI_Request *q)
     case PC_SCAN: return PMPI_Iscan(a->sbuf, a->rbuf, a->rcount, a->rdt, a->op, a->comm, q);
     case PC_EXSCAN:
         return PMPI_Iexscan(a->sbuf, a->rbuf, a->rcount, a->rdt, a->op, a->comm, q);
+    case PC_CALL: return a->call(a + 1, q);
     }
     return MPI_ERR_INTERN;
 }
@@ -122,7 +126,8 @@ int api_pcoll_start(req_t *r)
     return MPI_SUCCESS;
 }
 
-static int pcoll_init(const char *fname, const pcoll_t *args, MPI_Info info, MPI_Request *request)
+static int pcoll_init_rec(const char *fname, const pcoll_t *args, const void *rec,
+                          size_t recsize, MPI_Info info, MPI_Request *request)
 {
     API_BEGIN(fname);
     comm_t *c;
@@ -133,7 +138,7 @@ static int pcoll_init(const char *fname, const pcoll_t *args, MPI_Info info, MPI
     if (!request)
         API_FAIL(MPI_ERR_REQUEST);
     req_t *r = req_alloc(REQ_COLL);
-    pcoll_t *a = malloc(sizeof(*a));
+    pcoll_t *a = malloc(sizeof(*a) + recsize); /* one block: req_free frees it */
     if (!r || !a) {
         free(a);
         if (r)
@@ -141,6 +146,8 @@ static int pcoll_init(const char *fname, const pcoll_t *args, MPI_Info info, MPI
         API_FAIL(MPI_ERR_NO_MEM);
     }
     *a = *args;
+    if (recsize)
+        memcpy(a + 1, rec, recsize);
     r->pcoll = a;
     r->comm = c;
     comm_retain(c);
@@ -154,6 +161,18 @@ static int pcoll_init(const char *fname, const pcoll_t *args, MPI_Info info, MPI
     }
     *request = r->handle;
     API_END();
+}
+
+static int pcoll_init(const char *fname, const pcoll_t *args, MPI_Info info, MPI_Request *request)
+{
+    return pcoll_init_rec(fname, args, NULL, 0, info, request);
+}
+
+int api_pcoll_init_call(const char *fname, MPI_Comm comm, MPI_Info info, api_pcoll_fn *call,
+                        const void *rec, size_t recsize, MPI_Request *request)
+{
+    pcoll_t args = {.kind = PC_CALL, .comm = comm, .call = call};
+    return pcoll_init_rec(fname, &args, rec, recsize, info, request);
 }
 
 #define PC(...) (&(pcoll_t){__VA_ARGS__})
