@@ -5,15 +5,12 @@
 
 #include "api/api.h"
 
-int cnt_make(MPI_Count count, MPI_Datatype type, cnt_t *c)
+/* A committed contiguous(count, type) count_wrap type with a handle in *out;
+ * an invalid type is left to the int function (*out = type, *made = 0). */
+static int wrap(MPI_Count count, MPI_Datatype type, MPI_Datatype *out, int *made)
 {
-    c->made = 0;
-    c->t = type;
-    if (count <= INT_MAX) {
-        c->n = count < 0 ? -1 : (int)count;
-        return MPI_SUCCESS;
-    }
-    c->n = 1;
+    *out = type;
+    *made = 0;
     if (!ftg.initialized || ftg.finalized)
         return MPI_SUCCESS; /* the int function says so */
     api_lock();
@@ -28,14 +25,26 @@ int cnt_make(MPI_Count count, MPI_Datatype type, cnt_t *c)
             rc = dt_publish(w);
         }
         if (rc == MPI_SUCCESS) {
-            c->t = w->handle;
-            c->made = 1;
+            *out = w->handle;
+            *made = 1;
         } else if (w) {
             dt_release(w);
         }
     }
     api_unlock();
     return rc;
+}
+
+int cnt_make(MPI_Count count, MPI_Datatype type, cnt_t *c)
+{
+    c->made = 0;
+    c->t = type;
+    if (count <= INT_MAX) {
+        c->n = count < 0 ? -1 : (int)count;
+        return MPI_SUCCESS;
+    }
+    c->n = 1;
+    return wrap(count, type, &c->t, &c->made);
 }
 
 void cnt_done(cnt_t *c)
@@ -100,16 +109,11 @@ int cvec_make(const MPI_Count *counts, const MPI_Aint *displs, int n, MPI_Dataty
             v->displs[i] = (int)(displs[i] / g);
     }
     if (g > 1) {
-        cnt_t c;
-        int rc = cnt_make(g, type, &c);
-        if (rc == MPI_SUCCESS && !c.made)
-            rc = MPI_ERR_TYPE;
+        int rc = wrap(g, type, &v->t, &v->made);
         if (rc != MPI_SUCCESS) {
             cvec_done(v);
             return rc;
         }
-        v->t = c.t;
-        v->made = 1;
     }
     return MPI_SUCCESS;
 }

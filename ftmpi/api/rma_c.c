@@ -10,7 +10,7 @@
 #include "api/api.h"
 
 /* An MPI_Aint displacement unit for the int functions: out of range, 0 (the
- * int function raises MPI_ERR_ARG: a unit must be positive). */
+ * int function raises MPI_ERR_DISP: a unit must be positive). */
 static int unit_of(MPI_Aint disp_unit)
 {
     return disp_unit > 0 && disp_unit <= INT_MAX ? (int)disp_unit : 0;
