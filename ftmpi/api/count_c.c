@@ -17,13 +17,8 @@ static int wrap(MPI_Count count, MPI_Datatype type, MPI_Datatype *out, int *made
     dt_t *dt = dt_get(type), *w = NULL;
     int rc = MPI_SUCCESS;
     if (dt && dt->committed && type != MPI_LB && type != MPI_UB) {
-        rc = dt_create_contiguous((size_t)count, dt, &w);
-        if (rc == MPI_SUCCESS)
-            rc = dt_commit(w);
-        if (rc == MPI_SUCCESS) {
-            w->count_wrap = 1;
-            rc = dt_publish(w);
-        }
+        w = dt_count_wrap_new((size_t)count, dt);
+        rc = w ? dt_publish(w) : MPI_ERR_NO_MEM;
         if (rc == MPI_SUCCESS) {
             *out = w->handle;
             *made = 1;

@@ -122,6 +122,9 @@ int dt_user_free(dt_t *dt);
  * All return MPI_SUCCESS or an MPI error class; *out is a new internal
  * type (refcount 1, no handle, not committed). Children are retained. */
 int dt_create_contiguous(size_t count, dt_t *old, dt_t **out);
+/* count elements of old as one element: a committed contiguous type marked
+ * count_wrap, for interfaces that take an int count (NULL: out of memory). */
+dt_t *dt_count_wrap_new(size_t count, dt_t *old);
 /* VECTOR: stride in units of old's extent; HVECTOR: in bytes. */
 int dt_create_vector(int combiner, size_t count, size_t blocklen, MPI_Aint stride, dt_t *old,
                      dt_t **out);

@@ -164,6 +164,19 @@ int dt_create_contiguous(size_t count, dt_t *old, dt_t **out)
     return done(dt, &a, 0, out);
 }
 
+dt_t *dt_count_wrap_new(size_t count, dt_t *old)
+{
+    dt_t *w = NULL;
+    if (dt_create_contiguous(count, old, &w) != MPI_SUCCESS)
+        return NULL;
+    if (dt_commit(w) != MPI_SUCCESS) {
+        dt_release(w);
+        return NULL;
+    }
+    w->count_wrap = 1;
+    return w;
+}
+
 int dt_create_vector(int combiner, size_t count, size_t blocklen, MPI_Aint stride, dt_t *old,
                      dt_t **out)
 {
