@@ -1,6 +1,7 @@
 /*
  * The large-count collectives with one count per side (MPI-4.0 6.x, _c
- * forms), blocking and non-blocking, MPI_Reduce_local_c and MPI_Op_create_c:
+ * forms), blocking and non-blocking, and MPI_Reduce_local_c (MPI_Op_create_c is in
+ * api/op.c):
  * each runs its int function with the counts expressed by api/count_c.h (a
  * count beyond INT_MAX: one element of a contiguous type; block i of a
  * gather is then at i * count * extent, as the standard places it).
@@ -154,18 +155,4 @@ int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count,
 {
     MPI_Comm comm = MPI_COMM_SELF;
     ONE_CALL("MPI_Reduce_local_c", PMPI_Reduce_local(inbuf, inoutbuf, c.n, c.t, op));
-}
-
-API_WEAK(Op_create_c)
-int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
-{
-    API_BEGIN("MPI_Op_create_c");
-    CHECK_PTR(user_fn);
-    CHECK_PTR(op);
-    op_t *o = op_create(NULL, commute);
-    if (!o)
-        API_FAIL(MPI_ERR_NO_MEM);
-    o->user_c = user_fn;
-    *op = o->handle;
-    API_END();
 }
