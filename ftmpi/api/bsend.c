@@ -112,10 +112,10 @@ static int all_sent(void *arg)
     return inflight == 0;
 }
 
-API_WEAK(Buffer_attach)
-int PMPI_Buffer_attach(void *buffer, int size)
+/* MPI_Buffer_attach and its large-count form MPI_Buffer_attach_c. */
+static int buffer_attach(const char *fname, void *buffer, MPI_Count size)
 {
-    API_BEGIN("MPI_Buffer_attach");
+    API_BEGIN(fname);
     if (size < 0)
         API_FAIL(MPI_ERR_ARG);
     if (!buffer && size > 0)
@@ -128,17 +128,45 @@ int PMPI_Buffer_attach(void *buffer, int size)
     API_END();
 }
 
-API_WEAK(Buffer_detach)
-int PMPI_Buffer_detach(void *buffer_addr, int *size)
+API_WEAK(Buffer_attach)
+int PMPI_Buffer_attach(void *buffer, int size)
 {
-    API_BEGIN("MPI_Buffer_detach");
+    return buffer_attach("MPI_Buffer_attach", buffer, size);
+}
+
+API_WEAK(Buffer_attach_c)
+int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
+{
+    return buffer_attach("MPI_Buffer_attach_c", buffer, size);
+}
+
+/* MPI_Buffer_detach and MPI_Buffer_detach_c: exactly one of size, size_c. */
+static int buffer_detach(const char *fname, void *buffer_addr, int *size, MPI_Count *size_c)
+{
+    API_BEGIN(fname);
     CHECK_PTR(buffer_addr);
-    CHECK_PTR(size);
+    if (!size && !size_c)
+        API_FAIL(MPI_ERR_ARG);
     progress_wait(all_sent, NULL);
     *(void **)buffer_addr = bbuf;
-    *size = (int)bsize;
+    if (size_c)
+        *size_c = (MPI_Count)bsize;
+    else /* a buffer beyond int: MPI_UNDEFINED (MPI_Buffer_detach_c gives it) */
+        *size = bsize > INT_MAX ? MPI_UNDEFINED : (int)bsize;
     bbuf = NULL;
     bsize = 0;
     used = NULL;
     API_END();
+}
+
+API_WEAK(Buffer_detach)
+int PMPI_Buffer_detach(void *buffer_addr, int *size)
+{
+    return buffer_detach("MPI_Buffer_detach", buffer_addr, size, NULL);
+}
+
+API_WEAK(Buffer_detach_c)
+int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
+{
+    return buffer_detach("MPI_Buffer_detach_c", buffer_addr, NULL, size);
 }

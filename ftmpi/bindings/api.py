@@ -10,8 +10,11 @@ KINDS = set(HANDLES + SCALARS + (
     "choice", "Status", "F08status", "string", "extra", "extra_int", "attr", "attr_int",
     "baseptr", "bufaddr", "cptr", "argc", "argv", "strings", "..."))
 RETURNS = ("int", "double", "Aint", "Fint") + HANDLES
-FN_FLAGS = {"removed", "deprecated", "nof08", "f08only", "conly", "f2c", "custom", "c"}
-PARAM_FLAGS = {"preset", "weights"}
+FN_FLAGS = {"removed", "deprecated", "nof08", "f08only", "conly", "f2c", "custom", "c", "cstd"}
+# @lc / @la: the parameter is MPI_Count / MPI_Aint in the large-count Name_c
+# that a `@c` function line derives (docs/largecount.md)
+PARAM_FLAGS = {"preset", "weights", "lc", "la"}
+WIDEN = {"lc": "Count", "la": "Aint"}
 PROC_ACTIONS = {"null_copy", "null_delete", "dup"}
 
 
@@ -54,6 +57,12 @@ class Function:
         self.flags = flags
         self.chapter = chapter
         self.line = line
+        self.base = None          # a derived large-count Name_c: the Name it comes from
+        self.big = None           # a @c function: its derived Name_c
+
+    @property
+    def derived(self):
+        return self.base is not None
 
     def has(self, flag):
         return flag in self.flags
@@ -101,7 +110,7 @@ class Api:
                 if e[0] == "fn":
                     f = e[1]
                     out.append((ch, f.name, True))
-                    if f.has("c") and f.name + "_c" not in self.functions:
+                    if f.has("cstd"):
                         out.append((ch, f.name + "_c", False))
                 else:
                     out.append((ch, e[1], e[1] in self.functions))
@@ -201,6 +210,12 @@ def parse(path):
                                f"(first at {api.functions[name].line})")
             api.functions[name] = f
             chapter.entries.append(("fn", f))
+            if f.has("c"):
+                big = derive_large_count(f, where)
+                if big.name in api.functions:
+                    raise ApiError(f"{where}: MPI_{big.name} is described twice (@c here)")
+                api.functions[big.name] = big
+                chapter.entries.append(("fn", big))
         elif word == "std":
             if chapter is None:
                 raise ApiError(f"{where}: std before the first chapter")
@@ -236,11 +251,39 @@ def parse(path):
     return api
 
 
+def derive_large_count(f, where):
+    """The large-count MPI_<f>_c of a `@c` line: the same parameters, those
+    flagged @lc in MPI_Count, those flagged @la in MPI_Aint. In Fortran it
+    is a specific procedure of mpi_f08's generic MPI_<f> only (the standard
+    gives mpif.h and `mpi` no large-count forms)."""
+    if f.has("cstd"):
+        raise ApiError(f"{where}: {f.name}: @c and @cstd together")
+    params = []
+    for p in f.params:
+        w = [WIDEN[x] for x in p.flags if x in WIDEN]
+        if len(w) > 1:
+            raise ApiError(f"{where}: {f.name}: parameter '{p.name}' has both @lc and @la")
+        kind = w[0] if w else p.kind
+        if w and p.kind not in ("int", "Aint"):
+            raise ApiError(f"{where}: {f.name}: @lc/@la on '{p.name}', which is not int or Aint")
+        params.append(Param(p.name, kind, p.dims, p.dir, p.flags - set(WIDEN)))
+    if all(a.kind == b.kind for a, b in zip(params, f.params)):
+        raise ApiError(f"{where}: {f.name}: @c but no parameter is flagged @lc or @la")
+    big = Function(f.name + "_c", params, f.ret, (f.flags - {"c"}) | {"f08only"},
+                   f.chapter, where, f.prefix)
+    big.base = f
+    f.big = big
+    return big
+
+
 def _validate(api):
     for f in (list(api.functions.values()) + list(api.callbacks.values())
               + list(api.extensions.values())):
         names = {p.name for p in f.params}
         for p in f.params:
+            if set(WIDEN) & p.flags and not f.has("c"):
+                raise ApiError(f"{f.line}: {f.name}: parameter '{p.name}' is flagged @lc/@la "
+                               f"but the function has no @c")
             if p.is_cb and p.cb_type not in api.callbacks:
                 raise ApiError(f"{f.line}: {f.name}: no callback entry for {p.kind}")
             for d in p.dims or []:

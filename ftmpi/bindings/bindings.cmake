@@ -9,10 +9,20 @@ set(FTMPI_API ${FTMPI_BINDINGS_DIR}/mpi.api)
 file(GLOB FTMPI_GEN_SCRIPTS CONFIGURE_DEPENDS ${FTMPI_BINDINGS_DIR}/*.py)
 set(_gen ${CMAKE_CURRENT_BINARY_DIR}/generated)
 file(MAKE_DIRECTORY ${_gen})
+# mpi_count_c.h (the prototypes of the large-count MPI_X_c that mpi.api's @c
+# lines derive; mpi.h includes it) is made when CMake configures, so that it
+# is there before anything compiles; a change to mpi.api reconfigures.
+execute_process(COMMAND ${FTMPI_GEN} cproto ${FTMPI_API} ${FTMPI_INCLUDE_DIR}/mpi_count_c.h
+  RESULT_VARIABLE _cproto_rc)
+if(NOT _cproto_rc EQUAL 0)
+  message(FATAL_ERROR "ftmpi: gen.py cproto failed on ${FTMPI_API}")
+endif()
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${FTMPI_API} ${FTMPI_GEN_SCRIPTS})
 add_custom_command(OUTPUT ${_gen}/mpi_h.i
   COMMAND ${CMAKE_C_COMPILER} -E -P -x c -I${FTMPI_INCLUDE_DIR} ${FTMPI_INCLUDE_DIR}/mpi.h
           -o ${_gen}/mpi_h.i
   DEPENDS ${FTMPI_INCLUDE_DIR}/mpi.h ${FTMPI_INCLUDE_DIR}/ftmpi.h
+          ${FTMPI_INCLUDE_DIR}/mpi_count_c.h
   COMMENT "Preprocessing mpi.h for the API check")
 add_custom_command(OUTPUT ${_gen}/api_check.stamp
   COMMAND ${FTMPI_GEN} check ${FTMPI_API} ${_gen}/mpi_h.i ${FTMPI_INCLUDE_DIR}/mpi.h

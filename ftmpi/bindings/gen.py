@@ -5,6 +5,8 @@ MPI interface (docs/fortran.md, "How the bindings are made"). Run by CMake
 
   gen.py check API MPI_H_PREPROCESSED MPI_H FTMPI_H   mpi.h and mpi.api agree
   gen.py f2c API OUT.c                                 MPI_*_c2f/f2c (libftmpi)
+  gen.py cproto API OUT.h                              mpi_count_c.h: the derived
+                                                       large-count prototypes
   gen.py fconst API OUT.c                              program printing constants
   gen.py fortran API FCONST.txt OUTDIR                 mpif.h, mpi.f90, mpi_f08.f90,
                                                        f_wrappers.c
@@ -59,6 +61,8 @@ def main(argv):
             fail(problems + ["mpi.h and ftmpi/bindings/mpi.api must describe the same "
                              "functions and constants (docs/fortran.md)"], "check")
         write_if_changed(argv[6], "ok\n")
+    elif cmd == "cproto" and len(argv) == 4:
+        write_if_changed(argv[3], gen_c.count_c_header(api))
     elif cmd == "f2c" and len(argv) == 4:
         write_if_changed(argv[3], gen_c.f2c_source(api))
     elif cmd == "fconst" and len(argv) == 4:

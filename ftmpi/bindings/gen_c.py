@@ -47,6 +47,45 @@ def f2c_source(api):
     return "\n".join(out)
 
 
+# ---------------------------------------------------------------- mpi_count_c.h
+def _c_param(p):
+    """One parameter of a C prototype, as the standard writes it."""
+    n, k = p.name, p.kind
+    const = "const " if p.dir == "in" else ""
+    if k == "choice":
+        return f"{const}void *{n}"
+    if k in ("bufaddr", "baseptr"):
+        return f"void *{n}"
+    if k == "string":
+        return f"{const}char {n}[]"
+    if k == "Status":
+        return f"{const}MPI_Status *{n}"
+    if p.is_cb:
+        return f"MPI_{p.cb_type} *{n}"
+    ctype = "MPI_" + k if k in HANDLES else C_TYPE[k]
+    if p.is_array:
+        return f"{const}{ctype} {n}[]"
+    return f"{ctype} *{n}" if p.dir != "in" else f"{ctype} {n}"
+
+
+C_TYPE = {"int": "int", "logical": "int", "Aint": "MPI_Aint", "Count": "MPI_Count",
+          "Offset": "MPI_Offset"}
+
+
+def count_c_header(api):
+    """The prototypes of the large-count functions that `@c` lines derive
+    (mpi.h includes this file); the others are written in mpi.h."""
+    out = [HEAD, "/* The large-count MPI_X_c functions derived from the @c lines of mpi.api",
+           " * (docs/largecount.md). Included by mpi.h, which defines FTMPI_FN. */",
+           "#ifndef FTMPI_MPI_COUNT_C_H", "#define FTMPI_MPI_COUNT_C_H", ""]
+    for f in api.functions.values():
+        if f.derived:
+            params = ", ".join(_c_param(p) for p in f.params)
+            out.append(f"FTMPI_FN(int, {f.name}, ({params}))")
+    out += ["", "#endif"]
+    return "\n".join(out) + "\n"
+
+
 # ---------------------------------------------------------------- fconst.c
 def fconst_source(api):
     lines = [HEAD, "#include <stdio.h>\n#include <stddef.h>\n#include <mpi.h>\n",
@@ -179,13 +218,16 @@ class Wrapper:
     def render(self):
         f = self.f
         name = (f.prefix + f.name).lower()
+        # mpi_f08's large-count specific (MPI_X_f08c) has no mpif.h/`mpi` name
+        alias = f"FTMPI_F_ALIAS({name}_, {name}_f08_)\n"
+        if f.derived:
+            name, alias = (f.prefix + f.base.name).lower() + "_f08c", ""
         for p in f.params:
             self.param(p)
         if f.ret != "int":
             args = ", ".join(self.args) or "void"
             call = f"{f.prefix}{f.name}({', '.join(self.call)})"
-            return (f"{C_RETF[f.ret]} {name}_({args})\n{{\n    return {call};\n}}\n"
-                    f"FTMPI_F_ALIAS({name}_, {name}_f08_)\n")
+            return f"{C_RETF[f.ret]} {name}_({args})\n{{\n    return {call};\n}}\n" + alias
         args = ", ".join(self.args + ["MPI_Fint *ierror"] + self.strlens)
         nomem = any("nomem" in st for st in self.pre)
         body = (["int nomem = 0;"] if nomem else []) + ["int rc = MPI_SUCCESS;"] + self.pre
@@ -199,8 +241,7 @@ class Wrapper:
         body += self.cleanup
         body.append("if (ierror)\n    *ierror = rc;")
         text = "\n".join("    " + ln for ln in "\n".join(body).split("\n"))
-        return (f"void {name}_({args})\n{{\n{text}\n}}\n"
-                f"FTMPI_F_ALIAS({name}_, {name}_f08_)\n")
+        return f"void {name}_({args})\n{{\n{text}\n}}\n" + alias
 
 
 PROC_BODY = {

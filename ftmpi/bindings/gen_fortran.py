@@ -207,6 +207,20 @@ def mpi_module(api, vals):
 
 
 # ---------------------------------------------------------------- module mpi_f08
+def f08_distinct(api, f, big):
+    """Can a Fortran compiler tell the large-count specific of a generic
+    from the int one? Not when every widened argument already had a kind of
+    the same size (MPI_Type_create_resized: ADDRESS_KIND lb and extent,
+    COUNT_KIND in the _c form, both 8 bytes): that _c form is C only."""
+    fc = dict(api.fconsts)
+
+    def key(p):
+        k = KIND_INT.get(p.kind)
+        return (fc[k] if k else p.kind, p.is_array)
+    return [key(p) for p in f.params] != [key(p) for p in big.params]
+
+
+
 def callback_interface(c):
     lines = [f"    subroutine MPI_{c.name}({', '.join(p.name for p in c.params)})",
              "      import", "      implicit none"]
@@ -244,10 +258,12 @@ def mpi_f08_module(api, vals):
         if not api.callbacks[cb].has("nof08"):
             out.append(f"  procedure(MPI_{cb}) :: {name}")
     for f in api.bound():
-        if not f.f08:
+        if not f.f08 or f.derived:
             continue
         out.append(f"  interface {f.prefix}{f.name}")
         out += procedure(f, f"{f.prefix}{f.name}_f08", True)
+        if f.big is not None and f08_distinct(api, f, f.big):
+            out += procedure(f.big, f"{f.prefix}{f.name}_f08c", True)
         out.append("  end interface")
     out.append("contains")
     for h in HANDLES:

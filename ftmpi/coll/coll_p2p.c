@@ -1,6 +1,7 @@
 /* Point-to-point helpers for collectives (collective context). */
 #include "coll/coll.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,7 +11,16 @@
 static req_t *mk(req_kind_t kind, comm_t *c, const void *buf, size_t count, dt_t *dt, int peer,
                  int tag)
 {
-    return req_new_p2p(kind, c, buf, (int)count, dt, peer, tag, SEND_STANDARD, 1);
+    /* a count beyond int: one element of a contiguous type (the request
+     * holds its own reference) */
+    dt_t *w = count > INT_MAX ? dt_count_wrap_new(count, dt) : NULL;
+    if (count > INT_MAX && !w)
+        return NULL;
+    req_t *r = req_new_p2p(kind, c, buf, w ? 1 : (int)count, w ? w : dt, peer, tag,
+                           SEND_STANDARD, 1);
+    if (w)
+        dt_release(w);
+    return r;
 }
 
 int coll_isend(comm_t *c, const void *buf, size_t count, dt_t *dt, int dst, int tag, req_t **rp)

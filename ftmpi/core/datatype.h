@@ -82,6 +82,9 @@ typedef struct dt {
     MPI_Aint true_lb, true_ub;
     int has_lb, has_ub;  /* sticky lower/upper bound markers (MPI_LB/MPI_UB, resized) */
     int empty;           /* no entries at all: no data and no markers */
+    int count_wrap;      /* contiguous type the large-count API made to carry a
+                          * count beyond int (api/count_c.c): user reduction
+                          * functions see its element type and count instead */
     size_t align;        /* alignment used to pad struct extents */
     int contig;          /* one element is `size` bytes at true_lb and extent == size */
     int dense1;          /* one element is one run of `size` bytes at true_lb */
@@ -119,6 +122,9 @@ int dt_user_free(dt_t *dt);
  * All return MPI_SUCCESS or an MPI error class; *out is a new internal
  * type (refcount 1, no handle, not committed). Children are retained. */
 int dt_create_contiguous(size_t count, dt_t *old, dt_t **out);
+/* count elements of old as one element: a committed contiguous type marked
+ * count_wrap, for interfaces that take an int count (NULL: out of memory). */
+dt_t *dt_count_wrap_new(size_t count, dt_t *old);
 /* VECTOR: stride in units of old's extent; HVECTOR: in bytes. */
 int dt_create_vector(int combiner, size_t count, size_t blocklen, MPI_Aint stride, dt_t *old,
                      dt_t **out);
@@ -151,6 +157,15 @@ int dt_get_envelope(const dt_t *dt, int *ni, int *na, int *nd, int *combiner);
  * reference each (the caller frees them). */
 int dt_get_contents(dt_t *dt, int max_i, int max_a, int max_d, int *ints, MPI_Aint *aints,
                     MPI_Datatype *types);
+/* The large-count forms: nl/counts are the counts a constructor given a value
+ * beyond int keeps (the int forms above return MPI_ERR_TYPE for those). */
+int dt_get_envelope_c(const dt_t *dt, MPI_Count *ni, MPI_Count *na, MPI_Count *nl,
+                      MPI_Count *nd, int *combiner);
+int dt_get_contents_c(dt_t *dt, MPI_Count max_i, MPI_Count max_a, MPI_Count max_l,
+                      MPI_Count max_d, int *ints, MPI_Aint *aints, MPI_Count *counts,
+                      MPI_Datatype *types);
+/* A count_wrap type: 1 and its element type and count; else 0. */
+int dt_count_wrap_parts(const dt_t *dt, dt_t **child, size_t *n);
 
 /* ---- packing (dt_pack.c) --------------------------------------------- */
 

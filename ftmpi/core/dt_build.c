@@ -225,12 +225,17 @@ static void build(bctx_t *b, const dt_t *t, MPI_Aint disp, bseq_t *seq)
         build(b, e->impl, disp, seq);
         break;
     case MPI_COMBINER_CONTIGUOUS:
-        repeat(b, o, (size_t)I[0], o->extent, disp, seq);
+        repeat(b, o, e->nl ? (size_t)e->counts[0] : (size_t)I[0], o->extent, disp, seq);
         break;
     case MPI_COMBINER_VECTOR:
     case MPI_COMBINER_HVECTOR: {
-        MPI_Aint stride = e->combiner == MPI_COMBINER_VECTOR ? I[2] * o->extent : A[0];
-        size_t count = (size_t)I[0], bl = (size_t)I[1];
+        /* a record with large counts holds count, blocklength, stride there */
+        const MPI_Count *L = e->counts;
+        MPI_Aint stride = e->nl ? (MPI_Aint)L[2] : e->combiner == MPI_COMBINER_VECTOR ? I[2] : A[0];
+        if (e->combiner == MPI_COMBINER_VECTOR)
+            stride *= o->extent;
+        size_t count = e->nl ? (size_t)L[0] : (size_t)I[0];
+        size_t bl = e->nl ? (size_t)L[1] : (size_t)I[1];
         if (count == 0 || bl == 0)
             break;
         bseq_t blk = {0};

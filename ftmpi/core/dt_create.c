@@ -12,6 +12,7 @@
  */
 #include "core/dt_internal.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,17 +107,22 @@ int dt_acc_finish(const dt_acc_t *a, dt_t *dt, int pad)
 
 /* A new type with its record; the record's types are filled by the caller
  * through keep(). */
-static dt_t *new_type(int combiner, int ni, int na, int nd)
+static dt_t *new_type_l(int combiner, int ni, int na, int nl, int nd)
 {
     dt_t *dt = dt_alloc();
     if (!dt)
         return NULL;
-    dt->envelope = dt_env_new(combiner, ni, na, nd);
+    dt->envelope = dt_env_new_l(combiner, ni, na, nl, nd);
     if (!dt->envelope) {
         free(dt);
         return NULL;
     }
     return dt;
+}
+
+static dt_t *new_type(int combiner, int ni, int na, int nd)
+{
+    return new_type_l(combiner, ni, na, 0, nd);
 }
 
 static void keep(dt_t *dt, int i, dt_t *child)
@@ -137,13 +143,20 @@ static int done(dt_t *dt, dt_acc_t *a, int pad, dt_t **out)
     return MPI_SUCCESS;
 }
 
+/* Counts beyond int go to the record's large counts (Type_get_contents_c). */
+static int beyond_int(size_t v) { return v > (size_t)INT_MAX; }
+
 int dt_create_contiguous(size_t count, dt_t *old, dt_t **out)
 {
-    dt_t *dt = new_type(MPI_COMBINER_CONTIGUOUS, 1, 0, 1);
+    int big = beyond_int(count);
+    dt_t *dt = new_type_l(MPI_COMBINER_CONTIGUOUS, !big, 0, big, 1);
     if (!dt)
         return MPI_ERR_NO_MEM;
     dt_env_t *e = dt->envelope;
-    e->ints[0] = (int)count;
+    if (big)
+        e->counts[0] = (MPI_Count)count;
+    else
+        e->ints[0] = (int)count;
     keep(dt, 0, old);
     dt_acc_t a;
     dt_acc_init(&a);
@@ -151,20 +164,43 @@ int dt_create_contiguous(size_t count, dt_t *old, dt_t **out)
     return done(dt, &a, 0, out);
 }
 
+dt_t *dt_count_wrap_new(size_t count, dt_t *old)
+{
+    dt_t *w = NULL;
+    if (dt_create_contiguous(count, old, &w) != MPI_SUCCESS)
+        return NULL;
+    if (dt_commit(w) != MPI_SUCCESS) {
+        dt_release(w);
+        return NULL;
+    }
+    w->count_wrap = 1;
+    return w;
+}
+
 int dt_create_vector(int combiner, size_t count, size_t blocklen, MPI_Aint stride, dt_t *old,
                      dt_t **out)
 {
     int hv = combiner == MPI_COMBINER_HVECTOR;
-    dt_t *dt = new_type(combiner, hv ? 2 : 3, hv ? 1 : 0, 1);
+    int big = beyond_int(count) || beyond_int(blocklen) ||
+              (!hv && (stride > INT_MAX || stride < INT_MIN));
+    dt_t *dt = big ? new_type_l(combiner, 0, 0, 3, 1)
+                   : new_type(combiner, hv ? 2 : 3, hv ? 1 : 0, 1);
     if (!dt)
         return MPI_ERR_NO_MEM;
     dt_env_t *e = dt->envelope;
-    e->ints[0] = (int)count;
-    e->ints[1] = (int)blocklen;
-    if (hv)
-        e->aints[0] = stride;
-    else
-        e->ints[2] = (int)stride;
+    if (big) {
+        /* the _c layout: count, blocklength, stride all large counts */
+        e->counts[0] = (MPI_Count)count;
+        e->counts[1] = (MPI_Count)blocklen;
+        e->counts[2] = (MPI_Count)stride;
+    } else {
+        e->ints[0] = (int)count;
+        e->ints[1] = (int)blocklen;
+        if (hv)
+            e->aints[0] = stride;
+        else
+            e->ints[2] = (int)stride;
+    }
     keep(dt, 0, old);
     MPI_Aint bstride = hv ? stride : stride * old->extent;
     dt_acc_t a;

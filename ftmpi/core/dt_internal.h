@@ -18,14 +18,20 @@ extern handle_table_t dt_table;
 typedef struct dt_env {
     int combiner;
     int ni, na, nd;
+    int nl;              /* large counts (MPI-4.0 Type_get_contents_c): a
+                          * constructor given a value beyond int keeps its
+                          * counts here instead of in ints */
     int *ints;
     MPI_Aint *aints;
+    MPI_Count *counts;
     dt_t **types;
     dt_t *impl;
 } dt_env_t;
 
 /* A record with room for ni ints, na addresses and nd types (not yet set). */
 dt_env_t *dt_env_new(int combiner, int ni, int na, int nd);
+/* The same with room for nl large counts too. */
+dt_env_t *dt_env_new_l(int combiner, int ni, int na, int nl, int nd);
 void dt_env_free(dt_env_t *env);
 
 /* A zeroed derived-type object, refcount 1, no handle. */

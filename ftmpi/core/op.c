@@ -9,6 +9,7 @@
 #include "op.h"
 
 #include <complex.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,20 +253,43 @@ static int replace_block(void *arg, MPI_Aint disp, size_t len)
     return 0;
 }
 
+static int apply_user(const op_t *op, const char *in, char *inout, int count, dt_t *dt)
+{
+    dt_t *el;
+    size_t n;
+    if (!dt_count_wrap_parts(dt, &el, &n)) {
+        el = dt;
+        n = 1;
+    }
+    size_t total = (size_t)count * n;
+    MPI_Aint ext = el->extent;
+    MPI_Datatype h = el->handle;
+    MPI_User_function *fn = op->user;
+    MPI_User_function_c *fn_c = op->user_c;
+    /* User code runs without the library lock: it may call MPI. */
+    int relock = proc_user_enter();
+    if (fn_c) {
+        MPI_Count len = (MPI_Count)total;
+        fn_c((void *)in, inout, &len, &h);
+    } else {
+        while (total > 0) {
+            int len = total > (size_t)INT_MAX ? INT_MAX : (int)total;
+            fn((void *)in, inout, &len, &h);
+            in += (size_t)len * ext;
+            inout += (size_t)len * ext;
+            total -= (size_t)len;
+        }
+    }
+    proc_user_leave(relock);
+    return MPI_SUCCESS;
+}
+
 int op_apply(const op_t *op, const void *in, void *inout, int count, dt_t *dt)
 {
     if (count <= 0)
         return MPI_SUCCESS;
-    if (!op->predefined) {
-        /* User code runs without the library lock: it may call MPI. */
-        int len = count;
-        MPI_Datatype h = dt->handle;
-        MPI_User_function *fn = op->user;
-        int relock = proc_user_enter();
-        fn((void *)in, inout, &len, &h);
-        proc_user_leave(relock);
-        return MPI_SUCCESS;
-    }
+    if (!op->predefined)
+        return apply_user(op, in, inout, count, dt);
     if (op->index == OPX_NO_OP)
         return MPI_SUCCESS;
     if (op->index == OPX_REPLACE) {

@@ -1,0 +1,244 @@
+/*
+ * The large-count persistent collectives (MPI_Bcast_init_c ...
+ * MPI_Exscan_init_c): a persistent request (api/coll_persist.c) whose every
+ * MPI_Start runs the matching non-blocking _c call with the arguments kept
+ * here (arrays by address: the standard forbids changing them while the
+ * request exists).
+ */
+#include "api/api.h"
+
+typedef enum {
+    PCC_BCAST, PCC_GATHER, PCC_GATHERV, PCC_SCATTER, PCC_SCATTERV, PCC_ALLGATHER,
+    PCC_ALLGATHERV, PCC_ALLTOALL, PCC_ALLTOALLV, PCC_ALLTOALLW, PCC_REDUCE, PCC_ALLREDUCE,
+    PCC_REDUCE_SCATTER, PCC_REDUCE_SCATTER_BLOCK, PCC_SCAN, PCC_EXSCAN
+} pcc_kind_t;
+
+typedef struct {
+    pcc_kind_t kind;
+    int root;
+    const void *sbuf;
+    void *rbuf;
+    MPI_Count scount, rcount;
+    const MPI_Count *scounts, *rcounts;
+    const MPI_Aint *sdispls, *rdispls;
+    MPI_Datatype sdt, rdt;
+    const MPI_Datatype *sdts, *rdts;
+    MPI_Op op;
+    MPI_Comm comm;
+} pcc_t;
+
+static int pcc_call(const void *rec, MPI_Request *q)
+{
+    const pcc_t *a = rec;
+    switch (a->kind) {
+    case PCC_BCAST: return PMPI_Ibcast_c(a->rbuf, a->rcount, a->rdt, a->root, a->comm, q);
+    case PCC_GATHER:
+        return PMPI_Igather_c(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt, a->root,
+                              a->comm, q);
+    case PCC_GATHERV:
+        return PMPI_Igatherv_c(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcounts, a->rdispls,
+                               a->rdt, a->root, a->comm, q);
+    case PCC_SCATTER:
+        return PMPI_Iscatter_c(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt, a->root,
+                               a->comm, q);
+    case PCC_SCATTERV:
+        return PMPI_Iscatterv_c(a->sbuf, a->scounts, a->sdispls, a->sdt, a->rbuf, a->rcount,
+                                a->rdt, a->root, a->comm, q);
+    case PCC_ALLGATHER:
+        return PMPI_Iallgather_c(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt, a->comm,
+                                 q);
+    case PCC_ALLGATHERV:
+        return PMPI_Iallgatherv_c(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcounts, a->rdispls,
+                                  a->rdt, a->comm, q);
+    case PCC_ALLTOALL:
+        return PMPI_Ialltoall_c(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt, a->comm,
+                                q);
+    case PCC_ALLTOALLV:
+        return PMPI_Ialltoallv_c(a->sbuf, a->scounts, a->sdispls, a->sdt, a->rbuf, a->rcounts,
+                                 a->rdispls, a->rdt, a->comm, q);
+    case PCC_ALLTOALLW:
+        return PMPI_Ialltoallw_c(a->sbuf, a->scounts, a->sdispls, a->sdts, a->rbuf, a->rcounts,
+                                 a->rdispls, a->rdts, a->comm, q);
+    case PCC_REDUCE:
+        return PMPI_Ireduce_c(a->sbuf, a->rbuf, a->rcount, a->rdt, a->op, a->root, a->comm, q);
+    case PCC_ALLREDUCE:
+        return PMPI_Iallreduce_c(a->sbuf, a->rbuf, a->rcount, a->rdt, a->op, a->comm, q);
+    case PCC_REDUCE_SCATTER:
+        return PMPI_Ireduce_scatter_c(a->sbuf, a->rbuf, a->rcounts, a->rdt, a->op, a->comm, q);
+    case PCC_REDUCE_SCATTER_BLOCK:
+        return PMPI_Ireduce_scatter_block_c(a->sbuf, a->rbuf, a->rcount, a->rdt, a->op, a->comm,
+                                            q);
+    case PCC_SCAN: return PMPI_Iscan_c(a->sbuf, a->rbuf, a->rcount, a->rdt, a->op, a->comm, q);
+    case PCC_EXSCAN:
+        return PMPI_Iexscan_c(a->sbuf, a->rbuf, a->rcount, a->rdt, a->op, a->comm, q);
+    }
+    return MPI_ERR_INTERN;
+}
+
+static int pcc_init(const char *fname, const pcc_t *a, MPI_Info info, MPI_Request *request)
+{
+    return api_pcoll_init_round(fname, a->comm, pcc_call, a, sizeof(*a), info, request);
+}
+
+#define PCC(...) (&(pcc_t){__VA_ARGS__})
+#define PAIR_PARAMS                                                                     \
+    const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,      \
+        MPI_Count recvcount, MPI_Datatype recvtype
+#define PAIR_FIELDS                                                                      \
+    .sbuf = sendbuf, .scount = sendcount, .sdt = sendtype, .rbuf = recvbuf,              \
+    .rcount = recvcount, .rdt = recvtype
+
+API_WEAK(Bcast_init_c)
+int PMPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+                      MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return pcc_init("MPI_Bcast_init_c",
+                    PCC(.kind = PCC_BCAST, .rbuf = buffer, .rcount = count, .rdt = datatype,
+                        .root = root, .comm = comm),
+                    info, request);
+}
+
+API_WEAK(Gather_init_c)
+int PMPI_Gather_init_c(PAIR_PARAMS, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return pcc_init("MPI_Gather_init_c",
+                    PCC(.kind = PCC_GATHER, PAIR_FIELDS, .root = root, .comm = comm), info,
+                    request);
+}
+
+API_WEAK(Scatter_init_c)
+int PMPI_Scatter_init_c(PAIR_PARAMS, int root, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request)
+{
+    return pcc_init("MPI_Scatter_init_c",
+                    PCC(.kind = PCC_SCATTER, PAIR_FIELDS, .root = root, .comm = comm), info,
+                    request);
+}
+
+API_WEAK(Allgather_init_c)
+int PMPI_Allgather_init_c(PAIR_PARAMS, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return pcc_init("MPI_Allgather_init_c", PCC(.kind = PCC_ALLGATHER, PAIR_FIELDS, .comm = comm),
+                    info, request);
+}
+
+API_WEAK(Alltoall_init_c)
+int PMPI_Alltoall_init_c(PAIR_PARAMS, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return pcc_init("MPI_Alltoall_init_c", PCC(.kind = PCC_ALLTOALL, PAIR_FIELDS, .comm = comm),
+                    info, request);
+}
+
+API_WEAK(Gatherv_init_c)
+int PMPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                        MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request)
+{
+    return pcc_init("MPI_Gatherv_init_c",
+                    PCC(.kind = PCC_GATHERV, .sbuf = sendbuf, .scount = sendcount,
+                        .sdt = sendtype, .rbuf = recvbuf, .rcounts = recvcounts,
+                        .rdispls = displs, .rdt = recvtype, .root = root, .comm = comm),
+                    info, request);
+}
+
+API_WEAK(Scatterv_init_c)
+int PMPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                         const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,
+                         MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                         MPI_Info info, MPI_Request *request)
+{
+    return pcc_init("MPI_Scatterv_init_c",
+                    PCC(.kind = PCC_SCATTERV, .sbuf = sendbuf, .scounts = sendcounts,
+                        .sdispls = displs, .sdt = sendtype, .rbuf = recvbuf,
+                        .rcount = recvcount, .rdt = recvtype, .root = root, .comm = comm),
+                    info, request);
+}
+
+API_WEAK(Allgatherv_init_c)
+int PMPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                           MPI_Request *request)
+{
+    return pcc_init("MPI_Allgatherv_init_c",
+                    PCC(.kind = PCC_ALLGATHERV, .sbuf = sendbuf, .scount = sendcount,
+                        .sdt = sendtype, .rbuf = recvbuf, .rcounts = recvcounts,
+                        .rdispls = displs, .rdt = recvtype, .comm = comm),
+                    info, request);
+}
+
+API_WEAK(Alltoallv_init_c)
+int PMPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                          const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                          MPI_Request *request)
+{
+    return pcc_init("MPI_Alltoallv_init_c",
+                    PCC(.kind = PCC_ALLTOALLV, .sbuf = sendbuf, .scounts = sendcounts,
+                        .sdispls = sdispls, .sdt = sendtype, .rbuf = recvbuf,
+                        .rcounts = recvcounts, .rdispls = rdispls, .rdt = recvtype,
+                        .comm = comm),
+                    info, request);
+}
+
+API_WEAK(Alltoallw_init_c)
+int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                          const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                          void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                          const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                          MPI_Request *request)
+{
+    return pcc_init("MPI_Alltoallw_init_c",
+                    PCC(.kind = PCC_ALLTOALLW, .sbuf = sendbuf, .scounts = sendcounts,
+                        .sdispls = sdispls, .sdts = sendtypes, .rbuf = recvbuf,
+                        .rcounts = recvcounts, .rdispls = rdispls, .rdts = recvtypes,
+                        .comm = comm),
+                    info, request);
+}
+
+#define RED_PARAMS \
+    const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op
+#define RED_FIELDS .sbuf = sendbuf, .rbuf = recvbuf, .rcount = count, .rdt = datatype, .op = op
+#define RED_INIT(NAME, KIND)                                                                 \
+    API_WEAK(NAME##_init_c)                                                                  \
+    int PMPI_##NAME##_init_c(RED_PARAMS, MPI_Comm comm, MPI_Info info, MPI_Request *request) \
+    {                                                                                        \
+        return pcc_init("MPI_" #NAME "_init_c", PCC(.kind = KIND, RED_FIELDS, .comm = comm), \
+                        info, request);                                                      \
+    }
+
+RED_INIT(Allreduce, PCC_ALLREDUCE)
+RED_INIT(Scan, PCC_SCAN)
+RED_INIT(Exscan, PCC_EXSCAN)
+
+API_WEAK(Reduce_init_c)
+int PMPI_Reduce_init_c(RED_PARAMS, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return pcc_init("MPI_Reduce_init_c",
+                    PCC(.kind = PCC_REDUCE, RED_FIELDS, .root = root, .comm = comm), info,
+                    request);
+}
+
+API_WEAK(Reduce_scatter_block_init_c)
+int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                     MPI_Info info, MPI_Request *request)
+{
+    return pcc_init("MPI_Reduce_scatter_block_init_c",
+                    PCC(.kind = PCC_REDUCE_SCATTER_BLOCK, .sbuf = sendbuf, .rbuf = recvbuf,
+                        .rcount = recvcount, .rdt = datatype, .op = op, .comm = comm),
+                    info, request);
+}
+
+API_WEAK(Reduce_scatter_init_c)
+int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                               MPI_Request *request)
+{
+    return pcc_init("MPI_Reduce_scatter_init_c",
+                    PCC(.kind = PCC_REDUCE_SCATTER, .sbuf = sendbuf, .rbuf = recvbuf,
+                        .rcounts = recvcounts, .rdt = datatype, .op = op, .comm = comm),
+                    info, request);
+}
