@@ -41,7 +41,8 @@ typedef struct {
 typedef struct part {
     int send;
     void *buf;
-    int partitions, count, peer, tag;
+    int partitions, peer, tag;
+    MPI_Count count;          /* per partition (MPI_Count in MPI-4.0) */
     dt_t *dt;              /* kept alive by the persistent request (its dt) */
     comm_t *comm;          /* kept alive by the persistent request */
     /* the active round (NULL: inactive) */
@@ -286,7 +287,7 @@ static int part_init(const char *fname, part_t p, const void *buf, MPI_Datatype 
 }
 
 API_WEAK(Psend_init)
-int PMPI_Psend_init(const void *buf, int partitions, int count, MPI_Datatype datatype, int dest,
+int PMPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest,
                     int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     return part_init("MPI_Psend_init",
@@ -296,7 +297,7 @@ int PMPI_Psend_init(const void *buf, int partitions, int count, MPI_Datatype dat
 }
 
 API_WEAK(Precv_init)
-int PMPI_Precv_init(void *buf, int partitions, int count, MPI_Datatype datatype, int source,
+int PMPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source,
                     int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     return part_init("MPI_Precv_init",
