@@ -75,6 +75,7 @@ typedef struct {
     uint64_t inflight;        /* bytes sent on it and not ACKed: its load */
     uint64_t acked_ns;        /* last time a fragment sent on it was ACKed */
     uint64_t probe_ns;        /* out of use: time of the next PROBE */
+    uint64_t to_ns;           /* the timer run that last counted a timeout */
     uint64_t tx_bytes, rx_bytes;
 } rel_route_t;
 
@@ -106,6 +107,7 @@ typedef struct {
     int nrt;                  /* routes (0: not asked yet) */
     unsigned rr;              /* round robin among equally loaded routes */
     uint64_t srtt, rttvar, rto;
+    uint64_t progress_ns;     /* last time an ACK covered something new */
 } rel_peer_t;
 
 typedef struct {

@@ -164,16 +164,20 @@ void rel_route_acked(rel_peer_t *p, rel_frag_t *f, uint64_t now)
     rt->acked_ns = now;
 }
 
-/* f, last sent on its route at f->sent_ns, timed out: after enough of
- * them, while another route has been ACKed since, the route is lost (a
- * receiver that is merely busy ACKs on no route). */
+/* f, last sent on its route at f->sent_ns, timed out: after timer runs
+ * with timeouts on the route REL_ROUTE_TRIES times in a row (the timeout
+ * doubling each time), while another route has been ACKed since f was
+ * sent, the route is lost (a receiver that is merely busy ACKs on no
+ * route). */
 void rel_route_timeout(int world, rel_frag_t *f, uint64_t now)
 {
-    (void)now;
     rel_peer_t *p = &R.peers[world];
     if (f->route < 0 || p->nrt < 2)
         return;
     rel_route_t *rt = &p->rt[f->route];
+    if (rt->to_ns == now)
+        return; /* one count per timer run: timeouts in a row, not fragments */
+    rt->to_ns = now;
     if (++rt->nto < REL_ROUTE_TRIES || !rt->up)
         return;
     for (int u = 0; u < p->nrt; u++)

@@ -303,6 +303,8 @@ void rel_tx_acked(int world, uint64_t ack)
     }
     if (rtt)
         rel_rtt_sample(p, rtt);
+    if (moved)
+        p->progress_ns = now;
     if (moved && !list_empty(&p->unacked))
         resend_overdue(p);
 }
@@ -346,7 +348,8 @@ void rel_tx_sacked(int world, uint64_t ack, uint64_t map)
             break;
         if (f->seq >= ack + 2 && (map >> (f->seq - ack - 2)) & 1 && !f->sacked) {
             f->sacked = 1;
-            rel_route_acked(p, f, timer_ns());
+            p->progress_ns = timer_ns();
+            rel_route_acked(p, f, p->progress_ns);
         }
     }
 }
@@ -367,6 +370,10 @@ void rel_tx_timers(uint64_t now)
             rel_frag_t *f = list_entry(n, rel_frag_t, link);
             if (f->in_resend || f->sacked)
                 continue;
+            /* as TCP restarts its timer on every new ACK: while the peer's
+             * ACKs move, a fragment still queued behind others is not lost */
+            if (f->deadline <= now && p->progress_ns + f->rto > now)
+                f->deadline = p->progress_ns + f->rto;
             if (f->deadline <= now) {
                 f->rto = f->rto * 2 < R.rto_max ? f->rto * 2 : R.rto_max;
                 rel_route_timeout(w, f, now);
