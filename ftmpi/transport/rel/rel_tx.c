@@ -44,9 +44,10 @@ static void frag_free(rel_peer_t *p, rel_frag_t *f, int err)
 
 static rel_frag_t *frag_new(rel_peer_t *p, size_t bytes)
 {
-    rel_frag_t *f = calloc(1, sizeof(*f) + bytes);
+    rel_frag_t *f = malloc(sizeof(*f) + bytes); /* the payload is written over whole */
     if (!f)
         return NULL;
+    memset(f, 0, sizeof(*f));
     list_init(&f->rlink);
     f->seq = ++p->next_seq;
     f->rto = p->rto ? p->rto : R.rto_init;
