@@ -4,9 +4,10 @@
 # 10.77.0.0/24, eth1 on 10.77.1.0/24, each a veth pair to its own bridge),
 # both rate limited with tc tbf where the kernel has it (so that a 64 MiB
 # message takes seconds and the cut below lands mid-transfer). One rank per
-# host sends 6 messages of 64 MiB (every byte checked, answered before the
-# next): round 0 on both routes; during round 1 host 1's eth1 cable is cut
-# (ip link set down); after round 2 it is restored. The job must finish
+# host sends 8 messages of 64 MiB, 1 s apart (every byte checked, answered
+# before the next): round 0 on both routes; during round 1 host 1's eth1
+# cable is cut (ip link set down); after round 2 it is restored (the rounds
+# after it leave TCP time to resume the route and the PROBE to find it). The job must finish
 # with every message intact, rank 0 must take route 1 out of use and back
 # (stderr and the event log), and both routes must have carried data.
 set -u
@@ -41,7 +42,7 @@ wait_for() { # PATTERN SECONDS
 }
 netns_run 0 env FTMPI_REL_STATS=1 "$RUN" --timeout 150 --hosts "$(netns_hostlist 1)" \
     --launch-agent "$NETNS_AGENT" --net eth0,eth1 --event-log "$W/events.jsonl" \
-     -np 2 "$PROG" 6 64 0 "$W/progress" >"$W/job.out" 2>"$W/job.err" &
+     -np 2 "$PROG" 8 64 1000 "$W/progress" >"$W/job.out" 2>"$W/job.err" &
 JOB=$!
 wait_for "round 1 sent" 60 || netns_fail "round 1 did not start"
 sleep 0.5
@@ -52,7 +53,7 @@ ip -n "$SW" link set w1 up
 echo "netns_routes: host 1's eth1 restored after round 2"
 wait "$JOB"; rc=$?; JOB=
 [ $rc = 0 ] || netns_fail "the job exited $rc"
-grep -q "6 rounds of 64 MiB intact" "$W/job.out" || netns_fail "not every message arrived intact"
+grep -q "8 rounds of 64 MiB intact" "$W/job.out" || netns_fail "not every message arrived intact"
 grep -q "rank 0: route 1 to rank 1 out of use" "$W/job.err" || netns_fail "route 1 was not taken out of use"
 grep -q "rank 0: route 1 to rank 1 back in use" "$W/job.err" || netns_fail "route 1 was not taken back"
 grep -q '"route_down"' "$W/events.jsonl" && grep -q '"route_up"' "$W/events.jsonl" ||

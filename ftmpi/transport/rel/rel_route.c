@@ -107,7 +107,8 @@ static void route_down(int world, int r, const char *why, int tell)
     }
     if (tell)
         rel_ctl_send(world, -1, RK_ROUTE, 0, (uint32_t)r, 0);
-    rel_tx_push(world);
+    /* not sent from here: this may run inside a transmission (the lower
+     * transport reporting the route lost); progress sends the resend list */
 }
 
 static void route_up(int world, int r, int tell)
