@@ -111,7 +111,7 @@ int route_open(void)
                      .my_inc = ftg.rt.incarnation, .hdr_len = sizeof(pkt_t),
                      .deliver = env_deliver, .sink = stream_sink, .kv_put = rtc_kv_put,
                      .kv_get = rtc_kv_get, .secret = rtc_job_secret(),
-                     .suspect = env_suspect, .inc_of = env_inc_of};
+                     .suspect = env_suspect, .inc_of = env_inc_of, .note = rtc_note};
     if (ftg.rt.shm_base) {
         route_shm = shm_tp_open(&env, ftg.rt.shm_base, ftg.rt.local_slot, cma_probe());
         if (!route_shm)

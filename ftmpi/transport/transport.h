@@ -29,6 +29,10 @@
 /* Capabilities. */
 #define TP_CAP_CMA 1u      /* peers can read each other's memory (single copy) */
 
+/* Most routes (one connection each) a network transport keeps to one peer:
+ * one per network the two hosts share (docs/network.md, "Routes"). */
+#define TP_MAX_ROUTES 4
+
 typedef struct tp_io tp_io_t;
 struct tp_io {
     size_t len;  /* payload bytes */
@@ -62,6 +66,12 @@ typedef struct {
     void (*suspect)(int w);
     /* incarnation of world rank w's current process, as this process knows it */
     uint32_t (*inc_of)(int w);
+    /* Optional (NULL: suspect is called instead): route `route` to world
+     * rank w errored or stalled; the layer above decides (a reliability
+     * layer moves its traffic to the other routes). */
+    void (*route_lost)(int w, int route, const char *why);
+    /* Optional: an event for the job's event log (rtc_note's form). */
+    int (*note)(const char *name, int n, const char *const *keys, const double *vals);
 } tp_env_t;
 
 typedef struct tp_ops {
@@ -84,6 +94,16 @@ typedef struct tp_ops {
     /* 1 when a connection to the peer is up now (may be NULL: always):
      * a reliability layer's ACK is not worth making one. */
     int (*connected)(int world);
+    /* Routes (optional; a transport without them has one, route 0). The
+     * number of routes to world rank w (>= 1; fetches the peer's address
+     * record like connect does), negative when it has no address. */
+    int (*routes)(int world);
+    /* send on one route: as send (send is send_on route 0) */
+    int (*send_on)(int world, int route, const void *hdr, const struct iovec *iov, int n);
+    /* the route of the packet being delivered now (inside env->deliver) */
+    int (*rx_route)(void);
+    /* 1 when route `route` to the peer has a ready connection */
+    int (*route_ready)(int world, int route);
     /* Start connecting to a peer ahead of the first send (may be NULL). */
     int (*connect)(int world, int addr);
     /* Deliver what has arrived, move what is queued; returns work done. */

@@ -38,6 +38,7 @@ static void peer_reset(int w, int err)
 {
     rel_tx_drop(w, err);
     rel_rx_drop(w);
+    rel_route_reset(&R.peers[w]);
     R.peers[w].inc = R.up->inc_of(w);
 }
 
@@ -88,6 +89,7 @@ static int r_progress(void)
     if (R.next_timer && now >= R.next_timer) {
         R.next_timer = 0;
         rel_tx_timers(now);
+        rel_route_timers(now);
         work++;
     }
     if (R.nbusy)
@@ -120,15 +122,27 @@ static void r_drop_incoming(void)
         R.low->drop_incoming();
 }
 
+static int env_on(const char *name)
+{
+    const char *s = getenv(name);
+    return s && *s && strcmp(s, "0") != 0;
+}
+
 static void stats(void)
 {
-    if (!getenv("FTMPI_REL_STATS") && !getenv("FTMPI_NET_FAULTS"))
+    if (!env_on("FTMPI_REL_STATS") && !env_on("FTMPI_VERBOSE") && !getenv("FTMPI_NET_FAULTS"))
         return;
-    fprintf(stderr, "ftmpi: rel: rank %d: %llu fragments, %llu sent again, %llu bad CRC, "
-                    "%llu duplicates dropped, %llu kept out of order, %llu NACKs\n",
+    fprintf(stderr, "ftmpi: rel: rank %d: %llu fragments, %llu sent again (%llu timer, "
+                    "%llu NACK, %llu route lost; %llu before finalize), %llu bad CRC, %llu duplicates dropped, "
+                    "%llu kept out of order, %llu NACKs, routes %llu out of use %llu back\n",
             R.up->my_world, (unsigned long long)R.n_frags, (unsigned long long)R.n_rexmit,
-            (unsigned long long)R.n_badcrc, (unsigned long long)R.n_dup,
-            (unsigned long long)R.n_ooo, (unsigned long long)R.n_nack);
+            (unsigned long long)R.n_by_timer, (unsigned long long)R.n_by_nack,
+            (unsigned long long)R.n_by_route, (unsigned long long)R.n_before_close,
+            (unsigned long long)R.n_badcrc,
+            (unsigned long long)R.n_dup, (unsigned long long)R.n_ooo,
+            (unsigned long long)R.n_nack, (unsigned long long)R.n_route_down,
+            (unsigned long long)R.n_route_up);
+    rel_route_stats();
 }
 
 /* Answer every peer, then give the last ACKs up to a second to come (the
@@ -145,6 +159,7 @@ static void r_close(void)
             list_add_tail(&R.acklist, &p->acklink);
         }
     }
+    R.n_before_close = R.n_rexmit;
     uint64_t end = timer_ns() + 1000000000ull;
     do {
         r_progress();
@@ -207,10 +222,15 @@ const tp_ops_t *rel_tp_open(const tp_env_t *env, tp_open_fn lower)
     R.low_env.hdr_len = sizeof(rel_hdr_t);
     R.low_env.deliver = rel_rx_deliver;
     R.low_env.sink = no_sink;
-    R.rto0 = (uint64_t)env_num("FTMPI_REL_RTO_MS", 50, 1, 60000) * 1000000ull;
-    R.rto_max = R.rto0 * 32;
-    R.ack_delay = R.rto0 / 25 > 100000 ? R.rto0 / 25 : 100000;
-    R.frag = (size_t)env_num("FTMPI_REL_FRAG", 65536, 1024, 1 << 19);
+    R.low_env.route_lost = rel_route_lost;
+    /* the retransmission timeout's floor; it starts at twice that and
+     * follows the measured round trip (rel_route.c) */
+    R.rto_floor = (uint64_t)env_num("FTMPI_REL_RTO_MS", 100, 1, 60000) * 1000000ull;
+    R.rto_init = R.rto_floor * 2;
+    R.rto_max = R.rto_floor * 32;
+    R.ack_delay = 2000000ull; /* 2 ms */
+    R.probe_every = (uint64_t)env_num("FTMPI_REL_PROBE_MS", 500, 10, 60000) * 1000000ull;
+    R.frag = (size_t)env_num("FTMPI_REL_FRAG", 131072, 1024, 1 << 19);
     list_init(&R.acklist);
     R.epfd = R.tfd = -1;
     if (!(R.low = lower(&R.low_env)))
@@ -225,6 +245,7 @@ const tp_ops_t *rel_tp_open(const tp_env_t *env, tp_open_fn lower)
         list_init(&p->acklink);
         p->expect = 1;
         p->inc = env->inc_of(w);
+        p->rto = R.rto_init;
     }
     R.epfd = epoll_create1(EPOLL_CLOEXEC);
     R.tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);

@@ -15,7 +15,9 @@
  * dcrc the payload too; the ack field changes at each transmission.
  */
 #define REL_MAGIC 0x524d5446u /* "FTMR" */
-enum { RK_DATA = 1, RK_ACK = 2, RK_NACK = 3 };
+/* PROBE: is this route back? (answered by PROBE_ACK on the same route);
+ * ROUTE: the sender took a route out of use (rstate 0) or back (1). */
+enum { RK_DATA = 1, RK_ACK = 2, RK_NACK = 3, RK_PROBE = 4, RK_PROBE_ACK = 5, RK_ROUTE = 6 };
 enum { RF_FIRST = 1, RF_LAST = 2, RF_STREAM = 4, RF_ACKNOW = 8 };
 typedef struct {
     uint32_t magic;
@@ -29,6 +31,10 @@ typedef struct {
     uint64_t msg_len;         /* data bytes of the whole message */
     uint64_t off;             /* data offset of this fragment in the message;
                                * ACK/NACK: bit i, fragment ack + 2 + i is kept */
+    uint64_t rprev;           /* DATA: the fragment sent just before it on the
+                               * same route (0: none): missing, it was lost */
+    uint32_t route;           /* the route it was sent on (PROBE*, ROUTE: the one meant) */
+    uint32_t rstate;          /* ROUTE: 0 out of use, 1 in use again */
     uint32_t dcrc, hcrc;      /* CRC-32C of the payload; of this header */
 } rel_hdr_t;
 
@@ -45,6 +51,9 @@ typedef struct rel_frag {
     int in_resend, sent;
     int sacked;               /* the receiver has it (kept out of order) */
     int overdue;              /* its timer ran out behind an older one */
+    int route;                /* the route of its last transmission (-1: none) */
+    int infl;                 /* counted in that route's inflight bytes */
+    uint64_t sent_ns;         /* time of its last transmission */
     uint64_t seq, off, msg_len;
     uint32_t len, dcrc;       /* payload bytes; eager: its CRC */
     uint8_t flags;
@@ -55,6 +64,20 @@ typedef struct rel_frag {
 } rel_frag_t;
 
 #define REL_WINDOW 4096       /* out-of-order fragments a receiver keeps */
+#define REL_ROUTE_TRIES 3     /* timeouts in a row that take a route out of use */
+#define REL_ROUTE_NACKS 16    /* NACKs in a row that do */
+
+/* One route to a peer (a connection of the lower transport). */
+typedef struct {
+    int up;                   /* in use */
+    int nto, nnack;           /* its fragments' timeouts, NACKs since one was ACKed */
+    uint64_t last_seq;        /* the last DATA fragment sent on it (the rprev chain) */
+    uint64_t inflight;        /* bytes sent on it and not ACKed: its load */
+    uint64_t acked_ns;        /* last time a fragment sent on it was ACKed */
+    uint64_t probe_ns;        /* out of use: time of the next PROBE */
+    uint64_t to_ns;           /* the timer run that last counted a timeout */
+    uint64_t tx_bytes, rx_bytes;
+} rel_route_t;
 
 typedef struct {
     /* sending */
@@ -73,11 +96,18 @@ typedef struct {
     uint64_t stream_len, stream_got;
     uint64_t ack_sent;        /* highest cumulative ACK sent */
     uint64_t ack_due;         /* delayed ACK deadline (0: none) */
-    uint64_t nacked;          /* gap NACKed for this expect (0: none) */
     int ack_now;              /* send an ACK at the end of this progress */
     int since_ack;            /* in-order fragments since the last ACK */
     int on_acklist;
     list_node_t acklink;
+    int sack_dirty;           /* kept a fragment since the last ACK */
+    int ack_route;            /* route the last DATA fragment came by */
+    /* routes (rel_route.c) and the retransmission timeout (RFC 6298) */
+    rel_route_t rt[TP_MAX_ROUTES];
+    int nrt;                  /* routes (0: not asked yet) */
+    unsigned rr;              /* round robin among equally loaded routes */
+    uint64_t srtt, rttvar, rto;
+    uint64_t progress_ns;     /* last time an ACK covered something new */
 } rel_peer_t;
 
 typedef struct {
@@ -89,11 +119,13 @@ typedef struct {
     int epfd, tfd;            /* wait_fd: lower's descriptor + the timer */
     uint64_t armed;           /* the timer's deadline (0: disarmed) */
     uint64_t next_timer;      /* earliest deadline known (0: none) */
-    uint64_t rto0, rto_max, ack_delay;
+    uint64_t rto_floor, rto_init, rto_max, ack_delay, probe_every;
     size_t frag;              /* stream fragment data bytes */
     int nbusy;                /* fragments not yet ACKed, all peers */
-    /* counters, reported at close when FTMPI_REL_STATS is set */
+    /* counters, reported at close when FTMPI_REL_STATS or FTMPI_VERBOSE is set */
     uint64_t n_rexmit, n_badcrc, n_dup, n_nack, n_ooo, n_frags;
+    uint64_t n_by_timer, n_by_nack, n_by_route, n_route_down, n_route_up;
+    uint64_t n_before_close;  /* sent again before MPI_Finalize (the rest: waiting for the last ACKs) */
 } rel_t;
 
 extern rel_t R;
@@ -110,11 +142,29 @@ void rel_tx_drop(int world, int err);
 int rel_tx_busy(void);
 void rel_timer_want(uint64_t deadline);
 void rel_peer_check(int world);
+/* send fragment f on the best up route (avoid: a route to try last); 0 taken */
+int rel_tx_xmit(int world, rel_frag_t *f, int avoid);
+void rel_tx_resend(rel_peer_t *p, rel_frag_t *f);
 
 /* rel_rx.c: receiving */
 void rel_rx_deliver(int src, void *pkt, size_t len);
 int rel_rx_acks(uint64_t now);
 void rel_rx_drop(int world);
 void rel_hdr_seal(rel_hdr_t *h);
+/* a frame without payload on route r (-1: the best ready one); 0 taken */
+int rel_ctl_send(int world, int r, int kind, uint64_t seq, uint32_t route, uint32_t rstate);
+
+/* rel_route.c: routes, their failure and return, the timeout estimate */
+int rel_routes(int world);
+int rel_route_order(int world, int avoid, int *ord);
+void rel_route_lost(int world, int r, const char *why);
+void rel_route_acked(rel_peer_t *p, rel_frag_t *f, uint64_t now);
+void rel_route_timeout(int world, rel_frag_t *f, uint64_t now);
+void rel_route_nacked(int world, rel_frag_t *f);
+void rel_route_ctl(int world, const rel_hdr_t *h);
+void rel_route_timers(uint64_t now);
+void rel_route_reset(rel_peer_t *p);
+void rel_rtt_sample(rel_peer_t *p, uint64_t ns);
+void rel_route_stats(void);
 
 #endif

@@ -39,24 +39,50 @@ static uint64_t sack_map(const rel_peer_t *p)
     return m;
 }
 
-/* A frame without payload (ACK or NACK); 0 when the lower layer took it. */
-static int send_ctl(int world, int kind, uint64_t seq)
+static int ready(int world, int r)
+{
+    if (R.low->route_ready)
+        return R.low->route_ready(world, r);
+    return !R.low->connected || R.low->connected(world);
+}
+
+/* The route for an ACK: the one the peer's data came by, if it is in use
+ * here, else the first one in use with a connection; -1: none. */
+static int ctl_route(int world)
 {
     rel_peer_t *p = &R.peers[world];
+    int r = p->ack_route;
+    if ((!p->nrt || (r < p->nrt && p->rt[r].up)) && ready(world, r))
+        return r;
+    for (r = 0; r < p->nrt; r++)
+        if (p->rt[r].up && ready(world, r))
+            return r;
+    return -1;
+}
+
+/* A frame without payload (ACK, NACK, PROBE*, ROUTE) on route r (-1: the
+ * best one); 0 when the lower layer took it. Never on a connection made
+ * for it (the peer may be dead: asking for a connection would make it
+ * suspect), except a PROBE, whose point is to make one. */
+int rel_ctl_send(int world, int r, int kind, uint64_t seq, uint32_t route, uint32_t rstate)
+{
+    rel_peer_t *p = &R.peers[world];
+    if (r < 0 && (r = ctl_route(world)) < 0)
+        return -ENOTCONN;
+    if (kind != RK_PROBE && !ready(world, r))
+        return -ENOTCONN;
     rel_hdr_t h = {.magic = REL_MAGIC, .kind = (uint8_t)kind, .src_inc = R.up->my_inc,
                    .dst_inc = p->inc, .src = R.up->my_world, .seq = seq,
-                   .ack = p->expect - 1, .off = sack_map(p)};
+                   .ack = p->expect - 1, .off = sack_map(p), .route = route, .rstate = rstate};
     rel_hdr_seal(&h);
-    /* not on a connection made for it: the peer may be dead (asking for a
-     * connection would make it suspect) */
-    if (R.low->connected && !R.low->connected(world))
-        return -ENOTCONN;
-    int rc = R.low->send(world, world, &h, NULL, 0);
+    int rc = R.low->send_on ? R.low->send_on(world, r, &h, NULL, 0)
+                            : R.low->send(world, world, &h, NULL, 0);
     if (rc == 0) {
         p->ack_sent = h.ack;
         p->since_ack = 0;
         p->ack_due = 0;
         p->ack_now = 0;
+        p->sack_dirty = 0;
     }
     return rc;
 }
@@ -79,11 +105,12 @@ static void want_ack(int world, int now)
 static void nack(int world, uint64_t seq)
 {
     R.n_nack++;
-    send_ctl(world, RK_NACK, seq); /* if it does not go, the sender's timer does the work */
+    /* if it does not go, the sender's timer does the work */
+    rel_ctl_send(world, -1, RK_NACK, seq, 0, 0);
 }
 
-/* An in-order fragment: to p2p. */
-static void use(int src, rel_peer_t *p, const rel_hdr_t *h, char *payload)
+/* An in-order fragment: to p2p (placed: its data is in the sink already). */
+static void use(int src, rel_peer_t *p, const rel_hdr_t *h, char *payload, int placed)
 {
     if (!(h->flags & RF_STREAM)) {
         R.up->deliver(src, payload, h->len);
@@ -102,7 +129,7 @@ static void use(int src, rel_peer_t *p, const rel_hdr_t *h, char *payload)
     }
     if (!p->in_stream)
         return; /* cannot happen in order; a stray is ignored */
-    if (p->sink && dl)
+    if (p->sink && dl && !placed)
         tp_io_put(p->sink, h->off, data, dl);
     p->stream_got += dl;
     if (h->flags & RF_LAST) {
@@ -114,22 +141,62 @@ static void use(int src, rel_peer_t *p, const rel_hdr_t *h, char *payload)
     }
 }
 
-static void keep(rel_peer_t *p, const rel_hdr_t *h, const char *payload)
+static int kept(const rel_peer_t *p, uint64_t seq)
+{
+    const rel_frag_t *f = p->ooo ? p->ooo[seq % REL_WINDOW] : NULL;
+    return f && f->seq == seq;
+}
+
+/* Keep a copy of a fragment ahead of order, its CRC checked while
+ * copying: 0 kept (or no room), -1 bad CRC. */
+static int keep(rel_peer_t *p, const rel_hdr_t *h, const char *payload)
 {
     if (!p->ooo && !(p->ooo = calloc(REL_WINDOW, sizeof(*p->ooo))))
-        return;
+        return 0;
     rel_frag_t **slot = &p->ooo[h->seq % REL_WINDOW];
     if (*slot)
-        return; /* already kept */
+        return 0; /* a slot still holds one a window behind: the sender sends it again */
     rel_frag_t *f = malloc(sizeof(*f) + sizeof(*h) + h->len);
     if (!f)
-        return;
+        return 0;
+    if (crc32c_copy(0, f->buf + sizeof(*h), payload, h->len) != h->dcrc) {
+        free(f);
+        return -1;
+    }
     f->seq = h->seq;
     memcpy(f->buf, h, sizeof(*h));
-    memcpy(f->buf + sizeof(*h), payload, h->len);
     *slot = f;
     p->nkept++;
+    p->sack_dirty = 1;
     R.n_ooo++;
+    return 0;
+}
+
+/* An in-order stream fragment straight into the receive buffer, its CRC
+ * computed while copying (one pass, as LA-MPI): 1 placed, 0 not placeable
+ * in one piece (the caller checks and copies), -1 bad CRC (what it wrote
+ * is not reported to the sink and is overwritten by the retransmission). */
+static int place(rel_peer_t *p, const rel_hdr_t *h, const char *data)
+{
+    if (!(h->flags & RF_STREAM) || (h->flags & RF_FIRST) || !p->in_stream || !p->sink ||
+        !h->len)
+        return 0;
+    struct iovec v[16];
+    size_t b = 0;
+    int k = p->sink->iov(p->sink, h->off, h->len, v, 16, &b);
+    if (b != h->len)
+        return 0;
+    uint32_t c = 0;
+    size_t at = 0;
+    for (int i = 0; i < k; i++) {
+        c = crc32c_copy(c, v[i].iov_base, data + at, v[i].iov_len);
+        at += v[i].iov_len;
+    }
+    if (c != h->dcrc)
+        return -1;
+    if (p->sink->moved)
+        p->sink->moved(p->sink, h->off, h->len);
+    return 1;
 }
 
 void rel_rx_deliver(int src, void *pkt, size_t len)
@@ -150,36 +217,54 @@ void rel_rx_deliver(int src, void *pkt, size_t len)
     if (h.src_inc != p->inc || h.dst_inc != R.up->my_inc)
         return; /* for or from another incarnation: stale */
     rel_tx_acked(src, h.ack);
-    if (h.kind != RK_DATA)
+    if (h.kind == RK_ACK || h.kind == RK_NACK)
         rel_tx_sacked(src, h.ack, h.off);
     if (h.kind == RK_NACK) {
         rel_tx_nacked(src, h.seq);
         return;
     }
-    if (h.kind != RK_DATA)
+    if (h.kind != RK_DATA) {
+        rel_route_ctl(src, &h);
         return;
+    }
+    int rr = R.low->rx_route ? R.low->rx_route() : 0;
+    if (rr >= 0 && rr < TP_MAX_ROUTES) {
+        p->ack_route = rr;
+        p->rt[rr].rx_bytes += len;
+    }
     char *payload = (char *)pkt + sizeof(h);
-    if (h.len != len - sizeof(h) || h.uhl > h.len || crc32c(0, payload, h.len) != h.dcrc) {
+    if (h.len != len - sizeof(h) || h.uhl > h.len) {
         R.n_badcrc++;
         nack(src, h.seq);
         return;
     }
-    if (h.seq < p->expect) {
+    if (h.seq < p->expect || kept(p, h.seq)) {
         R.n_dup++;
         want_ack(src, 1);
         return;
     }
+    /* Each route is in order: the fragment sent before this one on its
+     * route is missing only when it was lost (or corrupted). */
+    if (h.rprev >= p->expect && h.rprev - p->expect < REL_WINDOW && h.rprev != h.seq &&
+        !kept(p, h.rprev))
+        nack(src, h.rprev);
     if (h.seq > p->expect) {
-        if (h.seq - p->expect < REL_WINDOW)
-            keep(p, &h, payload);
-        if (p->nacked != p->expect) {
-            p->nacked = p->expect;
-            nack(src, p->expect);
+        if (h.seq - p->expect >= REL_WINDOW || keep(p, &h, payload) == 0) {
+            want_ack(src, 0); /* the map of kept ones: the sender knows its routes work */
+            return;
         }
+        R.n_badcrc++;
+        nack(src, h.seq);
+        return;
+    }
+    int placed = place(p, &h, payload);
+    if (placed < 0 || (!placed && crc32c(0, payload, h.len) != h.dcrc)) {
+        R.n_badcrc++;
+        nack(src, h.seq);
         return;
     }
     int now = (h.flags & RF_ACKNOW) != 0;
-    use(src, p, &h, payload);
+    use(src, p, &h, payload, placed);
     p->expect++;
     while (p->ooo) {
         rel_frag_t **slot = &p->ooo[p->expect % REL_WINDOW];
@@ -191,13 +276,9 @@ void rel_rx_deliver(int src, void *pkt, size_t len)
         rel_hdr_t kh;
         memcpy(&kh, f->buf, sizeof(kh));
         now |= (kh.flags & RF_ACKNOW) != 0;
-        use(src, p, &kh, f->buf + sizeof(kh));
+        use(src, p, &kh, f->buf + sizeof(kh), 0);
         free(f);
         p->expect++;
-    }
-    if (p->nkept && p->nacked != p->expect) { /* the next hole, behind kept fragments */
-        p->nacked = p->expect;
-        nack(src, p->expect);
     }
     if (++p->since_ack >= 16)
         now = 1;
@@ -213,10 +294,14 @@ int rel_rx_acks(uint64_t now)
         rel_peer_t *p = list_entry(it, rel_peer_t, acklink);
         int w = (int)(p - R.peers);
         int due = p->ack_now || (p->ack_due && now >= p->ack_due);
-        if (!p->ack_now && p->ack_sent >= p->expect - 1)
+        if (!p->ack_now && p->ack_sent >= p->expect - 1 && !p->sack_dirty)
             due = 0, p->ack_due = 0; /* it rode on data meanwhile */
-        if (due && send_ctl(w, RK_ACK, 0) == 0)
+        int rc = due ? rel_ctl_send(w, -1, RK_ACK, 0, 0, 0) : 1;
+        if (rc == 0)
             n++;
+        else if (rc == -EAGAIN) /* the connection's queue is full: at the next
+                                 * progress (its draining wakes a sleeper) */
+            p->ack_now = 1, p->ack_due = 0;
         else if (due) /* no connection now: not worth making one (for a peer that
                        * may be dead); the peer's retransmission, on a connection
                        * it makes, is answered with a new ACK */
@@ -242,8 +327,8 @@ void rel_rx_drop(int world)
     if (p->sink)
         p->sink->done(p->sink, -ECONNRESET);
     p->sink = NULL;
-    p->in_stream = p->nkept = p->since_ack = p->ack_now = 0;
-    p->ack_sent = p->nacked = p->ack_due = 0;
+    p->in_stream = p->nkept = p->since_ack = p->ack_now = p->sack_dirty = p->ack_route = 0;
+    p->ack_sent = p->ack_due = 0;
     p->expect = 1;
     if (p->on_acklist) {
         list_del(&p->acklink);

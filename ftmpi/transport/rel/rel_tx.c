@@ -27,6 +27,8 @@ void rel_timer_want(uint64_t deadline)
 
 static void frag_free(rel_peer_t *p, rel_frag_t *f, int err)
 {
+    if (f->infl)
+        p->rt[f->route].inflight -= f->len;
     list_del(&f->link);
     if (f->in_resend)
         list_del(&f->rlink);
@@ -42,20 +44,20 @@ static void frag_free(rel_peer_t *p, rel_frag_t *f, int err)
 
 static rel_frag_t *frag_new(rel_peer_t *p, size_t bytes)
 {
-    rel_frag_t *f = calloc(1, sizeof(*f) + bytes);
+    rel_frag_t *f = malloc(sizeof(*f) + bytes); /* the payload is written over whole */
     if (!f)
         return NULL;
+    memset(f, 0, sizeof(*f));
     list_init(&f->rlink);
     f->seq = ++p->next_seq;
-    f->rto = R.rto0;
+    f->rto = p->rto ? p->rto : R.rto_init;
+    f->route = -1;
     list_add_tail(&p->pend, &f->link);
     p->nfrag++;
     R.nbusy++;
     R.n_frags++;
     return f;
 }
-
-static int xmit(int world, rel_frag_t *f);
 
 /* An eager packet is taken only when it goes to the lower transport now
  * (else -EAGAIN: it waits in p2p's queue and its send is not complete, as
@@ -86,7 +88,7 @@ int rel_tx_send(int world, const void *hdr, const struct iovec *iov, int n)
     f->msg_len = dlen;
     f->uhl = (uint16_t)uhl;
     f->flags = RF_FIRST | RF_LAST;
-    int rc = xmit(world, f);
+    int rc = rel_tx_xmit(world, f, -1);
     if (rc < 0) { /* not taken: as if never made */
         list_del(&f->link);
         free(f);
@@ -186,8 +188,9 @@ static int frag_iov(rel_frag_t *f, struct iovec *v, char **tmp)
     return k;
 }
 
-/* Hand f to the lower transport, with the current cumulative ACK. */
-static int xmit(int world, rel_frag_t *f)
+/* Hand f to the lower transport, with the current cumulative ACK, on the
+ * first route of rel_route_order that takes it. */
+int rel_tx_xmit(int world, rel_frag_t *f, int avoid)
 {
     rel_peer_t *p = &R.peers[world];
     struct iovec v[MAX_IOV + 1];
@@ -195,19 +198,37 @@ static int xmit(int world, rel_frag_t *f)
     int k = frag_iov(f, v, &tmp);
     if (k < 0)
         return -ENOMEM;
+    int ord[TP_MAX_ROUTES], n = rel_route_order(world, avoid, ord), rc = -EAGAIN, r = 0;
     rel_hdr_t h = {.magic = REL_MAGIC, .kind = RK_DATA, .flags = f->flags, .uhl = f->uhl,
                    .src_inc = R.up->my_inc, .dst_inc = p->inc, .src = R.up->my_world,
                    .len = f->len, .seq = f->seq, .ack = p->expect - 1, .msg_len = f->msg_len,
                    .off = f->off, .dcrc = f->dcrc};
-    rel_hdr_seal(&h);
-    int rc = R.low->send(world, world, &h, v, k);
+    for (int i = 0; i < n && rc < 0; i++) {
+        r = ord[i];
+        h.route = (uint32_t)r;
+        h.rprev = p->rt[r].last_seq;
+        rel_hdr_seal(&h);
+        rc = R.low->send_on ? R.low->send_on(world, r, &h, v, k)
+                            : R.low->send(world, world, &h, v, k);
+    }
     free(tmp);
-    if (rc == 0 && h.ack > p->ack_sent) { /* the ACK went along */
+    if (rc < 0)
+        return rc;
+    if (h.ack > p->ack_sent) { /* the ACK went along */
         p->ack_sent = h.ack;
         p->since_ack = 0;
         p->ack_due = 0;
     }
-    return rc;
+    if (f->infl)
+        p->rt[f->route].inflight -= f->len;
+    rel_route_t *rt = &p->rt[r];
+    rt->last_seq = f->seq;
+    rt->inflight += f->len;
+    rt->tx_bytes += f->len;
+    f->route = r;
+    f->infl = 1;
+    f->sent_ns = timer_ns();
+    return 0;
 }
 
 int rel_tx_push(int world)
@@ -223,7 +244,7 @@ int rel_tx_push(int world)
             f = list_entry(p->pend.next, rel_frag_t, link);
         else
             break;
-        if (xmit(world, f) < 0)
+        if (rel_tx_xmit(world, f, again ? f->route : -1) < 0)
             break; /* -EAGAIN: later; unreachable: kept for the connection made again */
         uint64_t now = timer_ns();
         if (again) {
@@ -244,7 +265,6 @@ int rel_tx_push(int world)
     return work;
 }
 
-static void resend(rel_peer_t *p, rel_frag_t *f);
 
 /* The cumulative ACK moved: the peer is answering, so fragments whose
  * timers ran out meanwhile were lost, not waiting: they go again now. */
@@ -257,7 +277,8 @@ static void resend_overdue(rel_peer_t *p)
         rel_frag_t *f = list_entry(n, rel_frag_t, link);
         if (f->overdue && !f->sacked && !f->in_resend) {
             f->overdue = 0;
-            resend(p, f);
+            rel_tx_resend(p, f);
+            R.n_by_timer++;
             if (++k == OVERDUE_BURST)
                 break;
         }
@@ -268,18 +289,28 @@ void rel_tx_acked(int world, uint64_t ack)
 {
     rel_peer_t *p = &R.peers[world];
     int moved = 0;
+    uint64_t now = 0, rtt = 0;
     while (!list_empty(&p->unacked)) {
         rel_frag_t *f = list_entry(p->unacked.next, rel_frag_t, link);
         if (f->seq > ack)
             break;
+        if (!now)
+            now = timer_ns();
+        if (f->sent == 1 && !f->sacked) /* Karn: never from a fragment sent again */
+            rtt = now - f->sent_ns;
+        rel_route_acked(p, f, now);
         frag_free(p, f, 0);
         moved = 1;
     }
+    if (rtt)
+        rel_rtt_sample(p, rtt);
+    if (moved)
+        p->progress_ns = now;
     if (moved && !list_empty(&p->unacked))
         resend_overdue(p);
 }
 
-static void resend(rel_peer_t *p, rel_frag_t *f)
+void rel_tx_resend(rel_peer_t *p, rel_frag_t *f)
 {
     if (!f->in_resend) {
         f->in_resend = 1;
@@ -294,7 +325,10 @@ void rel_tx_nacked(int world, uint64_t seq)
     list_for_each(n, &p->unacked) {
         rel_frag_t *f = list_entry(n, rel_frag_t, link);
         if (f->seq == seq) {
-            resend(p, f);
+            if (!f->in_resend)
+                R.n_by_nack++;
+            rel_tx_resend(p, f);
+            rel_route_nacked(world, f);
             rel_tx_push(world);
             return;
         }
@@ -313,8 +347,11 @@ void rel_tx_sacked(int world, uint64_t ack, uint64_t map)
         rel_frag_t *f = list_entry(n, rel_frag_t, link);
         if (f->seq > ack + 65)
             break;
-        if (f->seq >= ack + 2 && (map >> (f->seq - ack - 2)) & 1)
+        if (f->seq >= ack + 2 && (map >> (f->seq - ack - 2)) & 1 && !f->sacked) {
             f->sacked = 1;
+            p->progress_ns = timer_ns();
+            rel_route_acked(p, f, p->progress_ns);
+        }
     }
 }
 
@@ -334,10 +371,17 @@ void rel_tx_timers(uint64_t now)
             rel_frag_t *f = list_entry(n, rel_frag_t, link);
             if (f->in_resend || f->sacked)
                 continue;
+            /* as TCP restarts its timer on every new ACK: while the peer's
+             * ACKs move, a fragment still queued behind others is not lost */
+            if (f->deadline <= now && p->progress_ns + f->rto > now)
+                f->deadline = p->progress_ns + f->rto;
             if (f->deadline <= now) {
                 f->rto = f->rto * 2 < R.rto_max ? f->rto * 2 : R.rto_max;
+                rel_route_timeout(w, f, now);
                 if (first) {
-                    resend(p, f);
+                    if (!f->in_resend)
+                        R.n_by_timer++;
+                    rel_tx_resend(p, f);
                 } else {
                     f->overdue = 1; /* sent again when the peer answers */
                     f->deadline = now + f->rto;

@@ -41,25 +41,30 @@ static tcp_out_t *out_new(int kind, const void *hdr, size_t dlen)
     return o;
 }
 
-static void suspect_once(int world)
+void tcp_route_fail(int world, int r, const char *why)
 {
-    tcp_peer_t *p = &T.peers[world];
-    if (!p->suspected) {
-        p->suspected = 1;
-        p->retry_ns = timer_ns() + 200000000ull;
+    tcp_route_t *p = &T.peers[world].rt[r];
+    if (p->suspected)
+        return;
+    p->suspected = 1;
+    if (T.env->route_lost)
+        T.env->route_lost(world, r, why);
+    else
         T.env->suspect(world);
-    }
 }
 
-static int t_send(int world, int addr, const void *hdr, const struct iovec *iov, int n)
+static int t_send_on(int world, int r, const void *hdr, const struct iovec *iov, int n)
 {
-    (void)addr;
-    tcp_peer_t *p = &T.peers[world];
+    if (r < 0 || r >= TCP_MAX_ROUTES)
+        return -EINVAL;
+    tcp_route_t *p = &T.peers[world].rt[r];
     if (!p->c || p->c->state != C_READY || p->nout) {
         /* Like a full ring: the packet waits in p2p's queue, and its send
          * is not complete until the connection takes it. */
-        if (!p->c && timer_ns() >= p->retry_ns && tcp_conn_start(world) < 0)
-            suspect_once(world);
+        if (!p->c && timer_ns() >= p->retry_ns && tcp_conn_start(world, r) < 0) {
+            p->retry_ns = timer_ns() + 200000000ull;
+            tcp_route_fail(world, r, "cannot connect");
+        }
         return -EAGAIN;
     }
     size_t dlen = 0;
@@ -107,7 +112,13 @@ static int t_send(int world, int addr, const void *hdr, const struct iovec *iov,
             d += iov[i].iov_len;
         }
     }
-    return tcp_io_queue(world, o);
+    return tcp_io_queue(world, r, o);
+}
+
+static int t_send(int world, int addr, const void *hdr, const struct iovec *iov, int n)
+{
+    (void)addr;
+    return t_send_on(world, 0, hdr, iov, n);
 }
 
 static int t_send_stream(int world, int addr, const void *hdr, tp_io_t *src)
@@ -117,19 +128,30 @@ static int t_send_stream(int world, int addr, const void *hdr, tp_io_t *src)
     if (!o)
         return -ENOMEM;
     o->src = src;
-    return tcp_io_queue(world, o);
+    return tcp_io_queue(world, 0, o);
+}
+
+static int t_route_ready(int world, int r)
+{
+    const tcp_conn_t *c = r >= 0 && r < TCP_MAX_ROUTES ? T.peers[world].rt[r].c : NULL;
+    return c && c->state == C_READY;
 }
 
 static int t_connected(int world)
 {
-    return T.peers[world].c && T.peers[world].c->state == C_READY;
+    for (int r = 0; r < TCP_MAX_ROUTES; r++)
+        if (t_route_ready(world, r))
+            return 1;
+    return 0;
 }
 
 static int t_connect(int world, int addr)
 {
     (void)addr;
-    return T.peers[world].c ? 0 : tcp_conn_start(world);
+    return T.peers[world].rt[0].c ? 0 : tcp_conn_start(world, 0);
 }
+
+static int t_rx_route(void) { return T.rx_route; }
 
 /* Connections that take too long to be made are given up. */
 static void check_conns(void)
@@ -143,24 +165,24 @@ static void check_conns(void)
     }
 }
 
-/* Peers whose output stalls become suspect; lost connections with output
- * waiting are made again (after a pause). */
+/* Routes whose output stalls are lost (tcp_route_fail); lost connections
+ * with output waiting are made again (after a pause). */
 static void check_peers(void)
 {
     uint64_t now = timer_ns();
-    for (int w = 0; w < T.env->world_size; w++) {
-        tcp_peer_t *p = &T.peers[w];
-        if (!p->nout)
-            continue;
-        if (!p->c && now >= p->retry_ns)
-            tcp_conn_start(w);
-        if (!p->suspected && now - p->progress_ns > T.stall_ns) {
-            fprintf(stderr, "ftmpi: tcp: output to rank %d has not moved for %.1f s: "
-                            "asking the runtime\n", w, (double)(now - p->progress_ns) * 1e-9);
-            p->suspected = 1;
-            T.env->suspect(w);
+    for (int w = 0; w < T.env->world_size; w++)
+        for (int r = 0; r < TCP_MAX_ROUTES; r++) {
+            tcp_route_t *p = &T.peers[w].rt[r];
+            if (!p->nout)
+                continue;
+            if (!p->c && now >= p->retry_ns)
+                tcp_conn_start(w, r);
+            if (!p->suspected && now - p->progress_ns > T.stall_ns) {
+                fprintf(stderr, "ftmpi: tcp: output to rank %d (route %d) has not moved for "
+                                "%.1f s\n", w, r, (double)(now - p->progress_ns) * 1e-9);
+                tcp_route_fail(w, r, "output stalled");
+            }
         }
-    }
 }
 
 static int t_progress(void)
@@ -195,12 +217,15 @@ static void t_drop_peer(int world, int addr)
 {
     (void)addr;
     tcp_peer_t *p = &T.peers[world];
-    if (p->c)
-        tcp_conn_close(p->c, NULL, 0);
+    for (int r = 0; r < TCP_MAX_ROUTES; r++) {
+        if (p->rt[r].c)
+            tcp_conn_close(p->rt[r].c, NULL, 0);
+        p->rt[r].suspected = 0;
+        p->rt[r].retry_ns = 0;
+    }
     tcp_io_drop(world, -ECONNRESET);
     p->have_rec = 0;
-    p->suspected = 0;
-    p->retry_ns = 0;
+    p->nrt = 0;
 }
 
 static void t_drop_incoming(void) {}
@@ -209,14 +234,13 @@ static void t_drop_incoming(void) {}
  * is still queued) up to two seconds to leave. */
 static void t_close(void)
 {
-    for (int w = 0; w < T.env->world_size; w++) {
-        tcp_peer_t *p = &T.peers[w];
-        if (p->c && p->c->state == C_READY) {
-            tcp_out_t *o = out_new(FR_BYE, NULL, 0);
-            if (o)
-                tcp_io_queue(w, o);
-        }
-    }
+    for (int w = 0; w < T.env->world_size; w++)
+        for (int r = 0; r < TCP_MAX_ROUTES; r++)
+            if (t_route_ready(w, r)) {
+                tcp_out_t *o = out_new(FR_BYE, NULL, 0);
+                if (o)
+                    tcp_io_queue(w, r, o);
+            }
     uint64_t end = timer_ns() + 2000000000ull;
     while (T.nbusy && timer_ns() < end) {
         t_progress();
@@ -243,6 +267,10 @@ static tp_ops_t tcp_ops = {
     .send = t_send,
     .send_stream = t_send_stream,
     .connected = t_connected,
+    .routes = tcp_routes,
+    .send_on = t_send_on,
+    .rx_route = t_rx_route,
+    .route_ready = t_route_ready,
     .connect = t_connect,
     .progress = t_progress,
     .busy = t_busy,
@@ -315,7 +343,8 @@ const tp_ops_t *tcp_tp_open(const tp_env_t *env)
     if (!T.peers)
         goto fail;
     for (int w = 0; w < env->world_size; w++)
-        list_init(&T.peers[w].out);
+        for (int r = 0; r < TCP_MAX_ROUTES; r++)
+            list_init(&T.peers[w].rt[r].out);
     what = "listening";
     if ((rc = T.lfd = listen_any()) < 0)
         goto fail;

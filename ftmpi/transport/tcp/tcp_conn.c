@@ -113,7 +113,7 @@ void tcp_conn_close(tcp_conn_t *c, const char *why, int suspect)
 {
     if (c->state == C_CLOSED)
         return;
-    int peer = c->peer, ready = c->state == C_READY;
+    int peer = c->peer, ready = c->state == C_READY, r = c->route;
     if (why)
         fprintf(stderr, "ftmpi: tcp: rank %d: closing the connection %s rank %d (%s): %s\n",
                 T.env->my_world, c->outgoing ? "to" : "from", peer, c->where, why);
@@ -126,8 +126,8 @@ void tcp_conn_close(tcp_conn_t *c, const char *why, int suspect)
         c->sink = NULL;
     }
     list_del(&c->link);
-    if (peer >= 0 && T.peers[peer].c == c) {
-        tcp_peer_t *p = &T.peers[peer];
+    if (peer >= 0 && T.peers[peer].rt[r].c == c) {
+        tcp_route_t *p = &T.peers[peer].rt[r];
         p->c = NULL;
         p->retry_ns = timer_ns() + RETRY_NS;
         /* A stream that was half sent cannot be finished on another
@@ -145,35 +145,34 @@ void tcp_conn_close(tcp_conn_t *c, const char *why, int suspect)
                 o->done = 0;
             }
         }
-        if (suspect && (ready || c->outgoing) && !c->bye && !p->suspected) {
-            p->suspected = 1;
-            T.env->suspect(peer);
-        }
+        if (suspect && (ready || c->outgoing) && !c->bye)
+            tcp_route_fail(peer, r, why ? why : "connection lost");
     }
     if (!c->in_use)
         conn_free(c);
 }
 
-int tcp_conn_start(int world)
+/* Connect route r to the peer, from the route's own local address (so
+ * that it leaves through that network's interface). */
+int tcp_conn_start(int world, int r)
 {
-    tcp_peer_t *p = &T.peers[world];
-    uint32_t inc = T.env->inc_of(world);
-    if (!p->have_rec || p->rec_inc != inc) {
-        int rc = tcp_rec_get(world, inc, &p->rec);
-        if (rc < 0) {
-            fprintf(stderr, "ftmpi: tcp: no address for rank %d (incarnation %u): %s\n", world,
-                    inc, strerror(-rc));
-            return rc;
-        }
-        p->have_rec = 1;
-        p->rec_inc = inc;
-    }
+    int rc = tcp_routes(world);
+    if (rc < 0)
+        return rc;
+    if (r >= rc)
+        return -EINVAL;
+    tcp_peer_t *pp = &T.peers[world];
+    tcp_route_t *p = &pp->rt[r];
+    uint32_t inc = pp->rec_inc;
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return -errno;
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(p->rec.port)};
-    sa.sin_addr.s_addr = tcp_rec_pick(&T, &p->rec);
-    if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 && errno != EINPROGRESS) {
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(pp->rec.port)};
+    sa.sin_addr.s_addr = p->raddr;
+    struct sockaddr_in la = {.sin_family = AF_INET};
+    la.sin_addr.s_addr = p->laddr;
+    if ((p->laddr && bind(fd, (struct sockaddr *)&la, sizeof(la)) < 0) ||
+        (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 && errno != EINPROGRESS)) {
         int e = -errno;
         close(fd);
         return e;
@@ -185,8 +184,9 @@ int tcp_conn_start(int world)
     }
     c->peer = world;
     c->peer_inc = inc;
+    c->route = r;
     c->state = C_CONNECTING;
-    snprintf(c->where, sizeof(c->where), "%s:%u", inet_ntoa(sa.sin_addr), p->rec.port);
+    snprintf(c->where, sizeof(c->where), "%s:%u", inet_ntoa(sa.sin_addr), pp->rec.port);
     p->c = c;
     return 0;
 }
@@ -225,6 +225,7 @@ static void hs_fill(tcp_hs_t *h, int kind, tcp_conn_t *c)
     h->to = c->peer;
     h->from_inc = T.env->my_inc;
     h->to_inc = c->peer_inc;
+    h->route = (uint32_t)c->route;
 }
 
 static void send_hello(tcp_conn_t *c)
@@ -246,7 +247,7 @@ static void decide(tcp_conn_t *c)
 {
     tcp_hs_t v;
     hs_fill(&v, HS_VERDICT, c);
-    tcp_peer_t *p = &T.peers[c->peer];
+    tcp_route_t *p = &T.peers[c->peer].rt[c->route];
     tcp_conn_t *old = p->c;
     if (old && old != c && old->peer_inc == c->peer_inc && old->outgoing &&
         T.env->my_world < c->peer) {
@@ -279,6 +280,8 @@ static const char *check_hello(const tcp_hs_t *h)
         return "HELLO from an invalid rank";
     if ((int32_t)(h->from_inc - T.env->inc_of(h->from)) < 0)
         return "HELLO from a failed incarnation";
+    if (h->route >= TCP_MAX_ROUTES)
+        return "HELLO for a route out of range";
     return NULL;
 }
 
@@ -295,6 +298,7 @@ static void on_hs(tcp_conn_t *c)
         if (!(bad = check_hello(&h))) {
             c->peer = h.from;
             c->peer_inc = h.from_inc;
+            c->route = (int)h.route;
             memcpy(c->peer_nonce, h.nonce, TCP_NONCE_BYTES);
             hs_fill(&r, HS_CHAL, c);
             getrandom(c->nonce, sizeof(c->nonce), 0);
@@ -305,7 +309,8 @@ static void on_hs(tcp_conn_t *c)
             c->state = C_WAIT_AUTH;
         }
     } else if (c->state == C_WAIT_CHAL) {
-        if (h.kind != HS_CHAL || h.from != c->peer || h.from_inc != c->peer_inc)
+        if (h.kind != HS_CHAL || h.from != c->peer || h.from_inc != c->peer_inc ||
+            h.route != (uint32_t)c->route)
             bad = "expected CHAL from the peer";
         else if (!mac_ok(T.key, &h, c->nonce))
             bad = "the peer failed the challenge (wrong key)";
@@ -317,7 +322,8 @@ static void on_hs(tcp_conn_t *c)
             c->state = C_WAIT_VERDICT;
         }
     } else if (c->state == C_WAIT_AUTH) {
-        if (h.kind != HS_AUTH || h.from != c->peer || !mac_ok(T.key, &h, c->nonce)) {
+        if (h.kind != HS_AUTH || h.from != c->peer || h.route != (uint32_t)c->route ||
+            !mac_ok(T.key, &h, c->nonce)) {
             fprintf(stderr, "ftmpi: tcp: rank %d: refused a connection from %s: "
                             "authentication failed\n", T.env->my_world, c->where);
             tcp_conn_close(c, NULL, 0);
@@ -335,9 +341,9 @@ static void on_hs(tcp_conn_t *c)
             bad = "refused by the peer";
         else {
             c->state = C_READY;
-            T.peers[c->peer].suspected = 0;
-            tcp_conn_watch(c, T.peers[c->peer].nout > 0);
-            tcp_io_write(c->peer);
+            T.peers[c->peer].rt[c->route].suspected = 0;
+            tcp_conn_watch(c, T.peers[c->peer].rt[c->route].nout > 0);
+            tcp_io_write(c->peer, c->route);
             return;
         }
     }
@@ -389,7 +395,7 @@ void tcp_conn_event(tcp_conn_t *c, uint32_t events)
         if (events & (EPOLLIN | EPOLLHUP | EPOLLERR))
             tcp_io_read(c);
         if (c->state == C_READY && (events & EPOLLOUT))
-            tcp_io_write(peer);
+            tcp_io_write(peer, c->route);
     }
     c->in_use = 0;
     if (c->state == C_CLOSED)

@@ -2,9 +2,8 @@
  * Interfaces and addresses: which IPv4 interfaces this process listens on
  * and publishes (those of FTMPI_NET present on this host: hosts may name
  * their interfaces differently; or every interface that is up and not
- * loopback; loopback alone when there is nothing else), and which of a peer's
- * published addresses to connect to (the first one on a network this host
- * shares, else the first one).
+ * loopback; loopback alone when there is nothing else), and the routes to a
+ * peer: a pair of addresses for each network both hosts have.
  */
 #include "tcp_int.h"
 
@@ -83,11 +82,55 @@ int tcp_rec_get(int world, uint32_t inc, tcp_rec_t *rec)
     return 0;
 }
 
-uint32_t tcp_rec_pick(const tcp_t *t, const tcp_rec_t *rec)
+static int same_net(uint32_t a, uint32_t b, uint32_t mask) { return (a & mask) == (b & mask); }
+
+static void route_add(tcp_peer_t *p, uint32_t laddr, uint32_t raddr)
 {
-    for (int a = 0; a < rec->naddr; a++)
-        for (int i = 0; i < t->nif; i++)
-            if ((rec->addr[a] & t->ifmask[i]) == (t->ifaddr[i] & t->ifmask[i]))
-                return rec->addr[a];
-    return rec->addr[0];
+    for (int r = 0; r < p->nrt; r++)
+        if (p->rt[r].laddr == laddr && p->rt[r].raddr == raddr)
+            return;
+    if (p->nrt < TCP_MAX_ROUTES) {
+        p->rt[p->nrt].laddr = laddr;
+        p->rt[p->nrt++].raddr = raddr;
+    }
+}
+
+/* One route per network both hosts have, numbered in the order of the
+ * lower world rank's addresses, so that both ends give a network the same
+ * number (a connection's HELLO names it). No shared network: one route to
+ * the peer's first address. */
+int tcp_routes(int world)
+{
+    tcp_peer_t *p = &T.peers[world];
+    uint32_t inc = T.env->inc_of(world);
+    if (p->have_rec && p->rec_inc == inc && p->nrt)
+        return p->nrt;
+    int rc = tcp_rec_get(world, inc, &p->rec);
+    if (rc < 0) {
+        fprintf(stderr, "ftmpi: tcp: no address for rank %d (incarnation %u): %s\n", world, inc,
+                strerror(-rc));
+        return rc;
+    }
+    p->have_rec = 1;
+    p->rec_inc = inc;
+    p->nrt = 0;
+    const tcp_rec_t *rec = &p->rec;
+    if (T.env->my_world < world) {
+        for (int i = 0; i < T.nif; i++)
+            for (int a = 0; a < rec->naddr; a++)
+                if (same_net(T.ifaddr[i], rec->addr[a], T.ifmask[i])) {
+                    route_add(p, T.ifaddr[i], rec->addr[a]);
+                    break;
+                }
+    } else {
+        for (int a = 0; a < rec->naddr; a++)
+            for (int i = 0; i < T.nif; i++)
+                if (same_net(T.ifaddr[i], rec->addr[a], T.ifmask[i])) {
+                    route_add(p, T.ifaddr[i], rec->addr[a]);
+                    break;
+                }
+    }
+    if (!p->nrt)
+        route_add(p, 0, rec->addr[0]);
+    return p->nrt;
 }

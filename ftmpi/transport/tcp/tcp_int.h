@@ -14,6 +14,7 @@
 #define TCP_KEY_BYTES 32
 #define TCP_NONCE_BYTES 16
 #define TCP_MAC_BYTES 32
+#define TCP_MAX_ROUTES TP_MAX_ROUTES
 
 /* What each process publishes under "tcp.<world>.<incarnation>". */
 typedef struct {
@@ -43,7 +44,7 @@ typedef struct {
     uint32_t magic, kind;
     int32_t from, to;
     uint32_t from_inc, to_inc;
-    uint32_t status, pad;
+    uint32_t status, route;  /* HELLO: the route (network) the connection is for */
     uint8_t nonce[TCP_NONCE_BYTES];
     uint8_t mac[TCP_MAC_BYTES];
 } tcp_hs_t;
@@ -55,6 +56,7 @@ typedef struct tcp_conn {
     list_node_t link;         /* all connections */
     int fd;
     int peer;                 /* world rank; -1 until HELLO (acceptor) */
+    int route;                /* which of the peer's routes it serves */
     uint32_t peer_inc;
     int outgoing;
     int state;
@@ -85,13 +87,21 @@ typedef struct tcp_out {
     char head[];
 } tcp_out_t;
 
+/* A route to a peer: one connection between a pair of addresses on a
+ * network both hosts have (tcp_if.c numbers them the same on both ends). */
 typedef struct {
     tcp_conn_t *c;            /* the connection to use (ready or being made) */
     list_node_t out;          /* queued output, in order */
     int nout;
     uint64_t progress_ns;     /* last time output moved (or was queued) */
-    int suspected;
+    int suspected;            /* reported lost in this episode */
     uint64_t retry_ns;        /* no connection before this time */
+    uint32_t laddr, raddr;    /* local (0: any) and remote IPv4, network order */
+} tcp_route_t;
+
+typedef struct {
+    tcp_route_t rt[TCP_MAX_ROUTES];
+    int nrt;                  /* routes known from the record (0: not fetched) */
     int have_rec;
     uint32_t rec_inc;
     tcp_rec_t rec;
@@ -109,7 +119,8 @@ typedef struct {
     int nif;
     uint64_t stall_ns;
     size_t max_inline;
-    int nbusy;                /* peers with queued output */
+    int nbusy;                /* routes with queued output */
+    int rx_route;             /* route of the connection being read */
     uint64_t next_check_ns;   /* next look for handshakes that take too long */
     int in_batch;             /* handling epoll events: frees wait (tcp_conn_reap) */
     struct tcp_conn *dead;    /* connections closed meanwhile */
@@ -120,7 +131,9 @@ extern tcp_t T;
 /* tcp_if.c: interfaces (FTMPI_NET) and the address record */
 int tcp_if_select(tcp_t *t);
 int tcp_rec_get(int world, uint32_t inc, tcp_rec_t *rec);
-uint32_t tcp_rec_pick(const tcp_t *t, const tcp_rec_t *rec);
+/* The routes to world rank w (its record fetched once per incarnation):
+ * their count, or negative with the reason on stderr. */
+int tcp_routes(int world);
 
 /* tcp_fault.c: FTMPI_NET_FAULTS (rates as fractions of 2^32 - 1) */
 typedef struct {
@@ -136,7 +149,7 @@ void tcp_fault_flush(tcp_conn_t *c);
 void tcp_fault_report(void);
 
 /* tcp_conn.c: connections and their handshake */
-int tcp_conn_start(int world);
+int tcp_conn_start(int world, int route);
 void tcp_conn_accept(void);
 void tcp_conn_event(tcp_conn_t *c, uint32_t events);
 void tcp_conn_close(tcp_conn_t *c, const char *why, int suspect);
@@ -144,9 +157,12 @@ void tcp_conn_watch(tcp_conn_t *c, int want_out);
 
 /* tcp_io.c: frames */
 int tcp_io_read(tcp_conn_t *c);
-int tcp_io_write(int world);
+int tcp_io_write(int world, int route);
 void tcp_io_drop(int world, int err);
-int tcp_io_queue(int world, tcp_out_t *o);
+int tcp_io_queue(int world, int route, tcp_out_t *o);
+/* The route errored or stalled: once per episode, tell the layer above
+ * (env->route_lost) or, without one, suspect the peer (tcp.c). */
+void tcp_route_fail(int world, int route, const char *why);
 ssize_t tcp_io_sendv(int fd, struct iovec *v, int n);
 static inline size_t tcp_pad(size_t dlen) { return (8 - (dlen & 7)) & 7; }
 extern const char tcp_zeros[8];

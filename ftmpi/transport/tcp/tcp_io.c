@@ -36,9 +36,9 @@ static void out_free(tcp_out_t *o)
     free(o);
 }
 
-int tcp_io_queue(int world, tcp_out_t *o)
+int tcp_io_queue(int world, int r, tcp_out_t *o)
 {
-    tcp_peer_t *p = &T.peers[world];
+    tcp_route_t *p = &T.peers[world].rt[r];
     if (!p->nout) {
         T.nbusy++;
         p->progress_ns = timer_ns();
@@ -46,18 +46,15 @@ int tcp_io_queue(int world, tcp_out_t *o)
     list_add_tail(&p->out, &o->link);
     p->nout++;
     if (!p->c) {
-        int rc = tcp_conn_start(world);
-        if (rc < 0 && !p->suspected) {
-            p->suspected = 1;
-            T.env->suspect(world);
-        }
+        if (tcp_conn_start(world, r) < 0)
+            tcp_route_fail(world, r, "cannot connect");
         return 0;
     }
-    return p->c->state == C_READY ? (tcp_io_write(world), 0) : 0;
+    return p->c->state == C_READY ? (tcp_io_write(world, r), 0) : 0;
 }
 
 /* The iovecs of the queued output, from the first unwritten byte. */
-static int gather(tcp_peer_t *p, struct iovec *v)
+static int gather(tcp_route_t *p, struct iovec *v)
 {
     int k = 0;
     list_node_t *n;
@@ -94,9 +91,8 @@ static int gather(tcp_peer_t *p, struct iovec *v)
 }
 
 /* w bytes left: finish the entries they cover. */
-static void consume(int world, size_t w)
+static void consume(tcp_route_t *p, size_t w)
 {
-    tcp_peer_t *p = &T.peers[world];
     while (w > 0 && p->nout) {
         tcp_out_t *o = list_entry(p->out.next, tcp_out_t, link);
         size_t left = out_total(o) - o->done;
@@ -122,9 +118,9 @@ static void consume(int world, size_t w)
     }
 }
 
-int tcp_io_write(int world)
+int tcp_io_write(int world, int r)
 {
-    tcp_peer_t *p = &T.peers[world];
+    tcp_route_t *p = &T.peers[world].rt[r];
     int work = 0;
     while (p->nout && p->c && p->c->state == C_READY) {
         struct iovec v[MAX_IOV];
@@ -141,7 +137,7 @@ int tcp_io_write(int world)
         }
         p->progress_ns = timer_ns();
         p->suspected = 0;
-        consume(world, (size_t)w);
+        consume(p, (size_t)w);
         work++;
     }
     if (p->c && p->c->state == C_READY && !p->nout)
@@ -151,18 +147,20 @@ int tcp_io_write(int world)
 
 void tcp_io_drop(int world, int err)
 {
-    tcp_peer_t *p = &T.peers[world];
-    list_node_t *n, *t;
-    list_for_each_safe(n, t, &p->out) {
-        tcp_out_t *o = list_entry(n, tcp_out_t, link);
-        list_del(n);
-        if (o->src)
-            o->src->done(o->src, err);
-        out_free(o);
+    for (int r = 0; r < TCP_MAX_ROUTES; r++) {
+        tcp_route_t *p = &T.peers[world].rt[r];
+        list_node_t *n, *t;
+        list_for_each_safe(n, t, &p->out) {
+            tcp_out_t *o = list_entry(n, tcp_out_t, link);
+            list_del(n);
+            if (o->src)
+                o->src->done(o->src, err);
+            out_free(o);
+        }
+        if (p->nout)
+            T.nbusy--;
+        p->nout = 0;
     }
-    if (p->nout)
-        T.nbusy--;
-    p->nout = 0;
 }
 
 static void bad_frame(tcp_conn_t *c, const char *why)
@@ -292,6 +290,7 @@ static int read_sink(tcp_conn_t *c)
 int tcp_io_read(tcp_conn_t *c)
 {
     int work = 0;
+    T.rx_route = c->route; /* what env->deliver's packets came by (tp_ops_t rx_route) */
     while (c->state == C_READY) {
         ssize_t n;
         if (c->sink && c->rpos == c->rlen) {
