@@ -61,12 +61,33 @@ static void pv_op(void *in, void *inout, int *len, MPI_Datatype *dt)
 static MPI_Op pv_mpi_op = MPI_OP_NULL;
 static MPI_Datatype pv_type = MPI_DATATYPE_NULL;
 
+/* MPI_Finalize deletes MPI_COMM_SELF's attributes first: free the
+   operation and the datatype there */
+static int pv_release(MPI_Comm comm, int key, void *val, void *extra)
+{
+    (void)comm;
+    (void)key;
+    (void)val;
+    (void)extra;
+    if (pv_type != MPI_DATATYPE_NULL)
+        MPI_Type_free(&pv_type);
+    if (pv_mpi_op != MPI_OP_NULL)
+        MPI_Op_free(&pv_mpi_op);
+    return MPI_SUCCESS;
+}
+
 /* the operation, and the datatype of one buffer for panels of width jb */
 static int pv_prepare(int jb)
 {
-    int rc;
-    if (pv_mpi_op == MPI_OP_NULL && (rc = MPI_Op_create(pv_op, 1, &pv_mpi_op)) != MPI_SUCCESS)
-        return rc;
+    int rc, key;
+    if (pv_mpi_op == MPI_OP_NULL) {
+        if ((rc = MPI_Op_create(pv_op, 1, &pv_mpi_op)) != MPI_SUCCESS ||
+            (rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, pv_release, &key, NULL)) !=
+                MPI_SUCCESS ||
+            (rc = MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL)) != MPI_SUCCESS)
+            return rc;
+        MPI_Comm_free_keyval(&key);
+    }
     if (pv_type != MPI_DATATYPE_NULL && pv_jb == jb)
         return MPI_SUCCESS;
     if (pv_type != MPI_DATATYPE_NULL && (rc = MPI_Type_free(&pv_type)) != MPI_SUCCESS)

@@ -133,6 +133,8 @@ int main(int argc, char **argv)
             CHECK(MPI_Recv(&v, 1, MPI_INT, 0, 2, inter, MPI_STATUS_IGNORE) == MPI_SUCCESS);
             CHECK(v == 43);
         }
+        MPI_Comm_free(&inter);
+        MPI_Comm_free(&shrunk);
         printf("parent %d: ok\n", me);
         MPI_Finalize();
         return 0;
@@ -159,8 +161,10 @@ int main(int argc, char **argv)
             CHECK(MPI_Recv(&v, 1, MPI_INT, 0, 2, again, MPI_STATUS_IGNORE) == MPI_SUCCESS);
             CHECK(v == 43);
         }
+        MPI_Comm_free(&again);
         MPI_Comm_free(&d);
     }
+    MPI_Comm_free(&inter); /* a failed communicator too: only MPI_Comm_free works on it */
     printf("parent %d: ok\n", me);
     MPI_Finalize();
     return 0;

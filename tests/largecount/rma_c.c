@@ -60,9 +60,11 @@ static void ops(MPI_Win win, int *base, const char *what)
     MPI_Type_free(&zero);
 }
 
+/* (the attribute is an int, also for windows made by the _c calls: their
+ * MPI_Aint disp_unit above INT_MAX is refused with MPI_ERR_DISP) */
 static void unit_is(MPI_Win win, MPI_Aint want, const char *what)
 {
-    MPI_Aint *unit = NULL;
+    int *unit = NULL;
     int flag = 0;
     T_MPI(MPI_Win_get_attr(win, MPI_WIN_DISP_UNIT, &unit, &flag));
     T_CHECK(flag && *unit == want, "%s: MPI_WIN_DISP_UNIT %ld", what, flag ? (long)*unit : -1L);
