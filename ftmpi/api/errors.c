@@ -127,13 +127,10 @@ static int set_common(const char *fname, MPI_Comm comm, MPI_Errhandler errhandle
     if (!c)
         API_FAIL(MPI_ERR_COMM);
     err_comm = c;
-    errh_t *e = errh_get(errhandler);
-    if (!e || (e->kind && e->kind != ERRH_COMM))
+    errh_t *e = errh_get_kind(errhandler, ERRH_COMM);
+    if (!e)
         API_FAIL(MPI_ERR_ARG);
-    errh_retain(e);
-    if (c->errh)
-        errh_release(c->errh);
-    c->errh = e;
+    errh_replace(&c->errh, e);
     API_END();
 }
 

@@ -73,13 +73,13 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
     /* Now the info and the handler can be read: check them. */
     API_BEGIN("MPI_Session_init");
     session_t *s = NULL;
-    errh_t *e = errh_get(errhandler);
+    errh_t *e = errh_get_kind(errhandler, ERRH_SESSION);
     if (info != MPI_INFO_NULL && !info_get(info))
         API_FAIL(MPI_ERR_INFO);
     if ((asked = thread_level_asked(info)) < 0)
         API_FAIL(err_cause(MPI_ERR_INFO_VALUE, "thread_level: not one of MPI_THREAD_SINGLE, "
                                                "_FUNNELED, _SERIALIZED, _MULTIPLE"));
-    if (!e || (e->kind && e->kind != ERRH_SESSION))
+    if (!e)
         API_FAIL(err_cause(MPI_ERR_ARG, "%d is not an error handler for sessions",
                            (int)errhandler));
     if (!table_ready) {

@@ -38,8 +38,8 @@ static errh_t *comm_errh_arg(MPI_Errhandler h, int *bad)
     *bad = 0;
     if (h == MPI_ERRHANDLER_NULL)
         return NULL;
-    errh_t *e = errh_get(h);
-    if (!e || (e->kind && e->kind != ERRH_COMM))
+    errh_t *e = errh_get_kind(h, ERRH_COMM);
+    if (!e)
         *bad = 1;
     return *bad ? NULL : e;
 }

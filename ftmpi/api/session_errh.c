@@ -25,13 +25,11 @@ int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
     API_BEGIN("MPI_Session_set_errhandler");
     session_t *s = NULL;
     CHECK_SESSION(session, s);
-    errh_t *e = errh_get(errhandler);
-    if (!e || (e->kind && e->kind != ERRH_SESSION))
+    errh_t *e = errh_get_kind(errhandler, ERRH_SESSION);
+    if (!e)
         API_FAIL(err_cause(MPI_ERR_ARG, "%d is not an error handler for sessions",
                            (int)errhandler));
-    errh_retain(e);
-    errh_release(s->errh);
-    s->errh = e;
+    errh_replace(&s->errh, e);
     API_END_CLEANUP(SESSION_RAISE(s));
 }
 

@@ -9,12 +9,10 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
     API_BEGIN("MPI_Win_set_errhandler");
     win_t *w = NULL;
     CHECK_WIN(win, w);
-    errh_t *e = errh_get(errhandler);
-    if (!e || (e->kind && e->kind != ERRH_WIN))
+    errh_t *e = errh_get_kind(errhandler, ERRH_WIN);
+    if (!e)
         API_FAIL(MPI_ERR_ARG);
-    errh_retain(e);
-    errh_release(w->errh);
-    w->errh = e;
+    errh_replace(&w->errh, e);
     API_END_CLEANUP(WIN_RAISE(w));
 }
 

@@ -34,6 +34,20 @@ errh_t *errh_get(MPI_Errhandler h)
     return handle_get(&errh_table, h);
 }
 
+errh_t *errh_get_kind(MPI_Errhandler h, errh_kind_t kind)
+{
+    errh_t *e = errh_get(h);
+    return e && (!e->kind || e->kind == kind) ? e : NULL;
+}
+
+void errh_replace(errh_t **slot, errh_t *e)
+{
+    errh_retain(e);
+    if (*slot)
+        errh_release(*slot);
+    *slot = e;
+}
+
 void errh_retain(errh_t *e)
 {
     if (!e->predefined)

@@ -17,6 +17,11 @@ typedef struct errh {
 int errh_module_init(void);
 void errh_module_fini(void);
 errh_t *errh_get(MPI_Errhandler h);
+/* Handle h if it names a handler usable on objects of `kind` (the
+ * predefined ones are usable on every kind), else NULL. */
+errh_t *errh_get_kind(MPI_Errhandler h, errh_kind_t kind);
+/* *slot becomes e (retained), its former handler (if any) released. */
+void errh_replace(errh_t **slot, errh_t *e);
 void errh_retain(errh_t *e);
 void errh_release(errh_t *e);
 errh_t *errh_create(errh_kind_t kind, void (*fn)(void));
