@@ -198,6 +198,7 @@ int ft_lib_finalize(void)
     if (!ftg.singleton && rtc_finalize() < 0)
         rc = MPI_ERR_OTHER;
     p2p_fini();
+    rtc_info_free(&ftg.rt);
     comm_module_fini();
     attr_module_fini();
     req_module_fini();

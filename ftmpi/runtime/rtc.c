@@ -874,6 +874,7 @@ void rtc_info_free(rtc_info_t *info)
     free((void *)info->coll_mode);
     free((void *)info->recovery_mode);
     info->slot_of_rank = info->pid_of_rank = NULL;
+    info->host_of_rank = info->launch_host_of_rank = NULL;
     info->comm_mode = info->msg_mode = info->coll_mode = NULL;
     info->recovery_mode = NULL;
 }
