@@ -65,11 +65,14 @@ static int scratch(mw_net_t *n, int need)
 
 /* Wait until something completes: a header slot (queued), `target`
  * (*target becomes MPI_REQUEST_NULL), or a send. deadline < 0: no limit.
+ * for_sends: the caller waits for the sends (mw_net_flush): return as soon
+ * as none is left, which the reap below may find (without it the wait
+ * went on to the deadline on the header slots alone).
  * MW_OK, MW_FAIL, MW_TIMEOUT or MW_ERR_*. */
-static int net_wait(mw_net_t *n, MPI_Request *target, double deadline)
+static int net_wait(mw_net_t *n, MPI_Request *target, double deadline, int for_sends)
 {
     int rc = mw_out_reap(n);
-    if (rc != MW_OK)
+    if (rc != MW_OK || (for_sends && !n->out))
         return rc;
     if (n->zombies)
         mw_net_reap_zombies(n);
@@ -185,7 +188,7 @@ int mw_net_next(mw_net_t *n, mw_msg_t **msg_p, double timeout)
         }
         if (n->fail)
             return MW_FAIL; /* the rest of the queue is for mw_recover */
-        int rc = net_wait(n, m ? &m->preq : NULL, deadline);
+        int rc = net_wait(n, m ? &m->preq : NULL, deadline, 0);
         if (rc == MW_LOST) {
             /* The payload's receive failed. Either a process failed (a
              * wildcard receive fails at any failure; the header receives
@@ -217,7 +220,7 @@ int mw_net_flush(mw_net_t *n, double timeout)
         int rc = mw_out_reap(n);
         if (rc != MW_OK || !n->out)
             return rc;
-        if ((rc = net_wait(n, NULL, deadline)) != MW_OK)
+        if ((rc = net_wait(n, NULL, deadline, 1)) != MW_OK)
             return rc;
     }
 }
