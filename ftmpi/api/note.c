@@ -3,6 +3,7 @@
 #include "api/api.h"
 
 #include "runtime/init.h"
+#include "runtime/monrank/monrank.h"
 #include "runtime/rtc.h"
 
 int PFTMPI_Note(const char *name, int n, const char *const keys[],
@@ -10,6 +11,7 @@ int PFTMPI_Note(const char *name, int n, const char *const keys[],
 {
     if (!name || n < 0 || n > 16 || (n > 0 && (!keys || !values)))
         return MPI_ERR_ARG;
+    monrank_event(name, n, keys, values); /* the trace library's observer */
     if (ftg.singleton || !ftg.initialized)
         return MPI_SUCCESS;
     return rtc_note(name, n, keys, values) < 0 ? MPI_ERR_OTHER : MPI_SUCCESS;

@@ -2,6 +2,7 @@
 #include "ft/ft_int.h"
 #include "coll/coll.h"
 #include "ft/ulfm.h"
+#include "runtime/monrank/monrank.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,8 @@ static void on_failure(const rtc_event_t *ev)
     }
     ftg.peer_dead[w] = 1;
     ft_log_event("failure", w, ev);
+    monrank_event("failure", 3, (const char *const[]){"rank", "incarnation", "signal"},
+                  (const double[]){w, ev->incarnation, ev->signal}); /* trace */
     if (ulfm_enabled())
         ulfm_on_failure(w); /* wildcard receives: PENDING (docs/ulfm.md) */
     p2p_peer_failed(w, MPI_ERR_OTHER);
@@ -64,6 +67,7 @@ static void on_round(const rtc_event_t *ev)
         return; /* joined already, or a round we have the result of */
     ft.round_waiting = 1;
     ft_log_event("recovery round waiting, generation", (int)ev->generation, NULL);
+    monrank_event1("recovery_round", "generation", ev->generation); /* trace */
     coll_sm_interrupt(); /* shared-memory collectives wait on no request */
     /* CONT: a send already under way keeps its data moving (the spec
      * promises that it is delivered); only what waits is ended. Before

@@ -14,6 +14,7 @@
 #include "core/attr.h"
 #include "util/timer.h"
 #include "core/err_cause.h"
+#include "runtime/monrank/monrank.h"
 
 static int round_done(void *arg)
 {
@@ -172,6 +173,7 @@ static int recover(int callbacks)
     ft.in_recovery = 1;
     ft.round_waiting = 0;
     ft.refused = 0;
+    monrank_event1("recovery_begin", "generation", ftg.generation); /* trace */
     comm_world()->state = COMM_RECOVER;
     /* RESET: everything of the old generation is discarded now, so that no
      * call stays blocked on it and new-generation messages match nothing old. */
@@ -194,6 +196,8 @@ static int recover(int callbacks)
     }
     ft.refused = 0;
     ft_log_event(rec ? "recovered, generation" : "recovery without result", rec ? (int)rec->generation : -1, NULL);
+    monrank_event("recovery_end", 2, (const char *const[]){"generation", "ok"},
+                  (const double[]){ftg.generation, rc == MPI_SUCCESS}); /* trace */
     if (rec)
         free_recovery(rec);
     ft.in_recovery = 0;
@@ -203,7 +207,9 @@ static int recover(int callbacks)
     if (rc == MPI_SUCCESS && callbacks) {
         comm_t *w = comm_world();
         ft.in_callbacks = 1;
+        monrank_event1("restore_begin", "generation", ftg.generation); /* trace */
         attr_call_deletes(KV_COMM, &w->attrs, w->handle);
+        monrank_event1("restore_end", "generation", ftg.generation);
         ft.in_callbacks = 0;
     }
     return rc;

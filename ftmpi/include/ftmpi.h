@@ -102,6 +102,28 @@ int PFTMPI_Coll_last_algorithm(const char *kind, char *alg, int len,
 int FTMPI_Clock_offset(double *offset_us, double *error_us);
 int PFTMPI_Clock_offset(double *offset_us, double *error_us);
 
+/* For tools (libftmpi_trace, docs/tools.md): fn is called, in the thread
+ * where it happens and inside the library, for what this process sees:
+ * "failure" (rank, incarnation, signal: a failure detected),
+ * "recovery_round" (generation: a round waits for this process),
+ * "recovery_begin" (generation), "recovery_end" (generation, ok),
+ * "restore_begin" and "restore_end" (the recovery callbacks, where a
+ * program restores its data), and each FTMPI_Note of this process (its
+ * name, keys and values). fn must not call MPI. NULL: none. */
+typedef void FTMPI_Observer_fn(const char *what, int n, const char *const keys[],
+                               const double values[]);
+int FTMPI_Observe(FTMPI_Observer_fn *fn);
+int PFTMPI_Observe(FTMPI_Observer_fn *fn);
+
+/* The messages and bytes this process handed to point-to-point for world
+ * ranks 0..n-1 (collectives' traffic included), counted under ftmpirun
+ * --monitor or --trace; *size: the world's size. MPI_ERR_OTHER when the
+ * library does not count, MPI_ERR_ARG for a NULL argument. */
+int FTMPI_Msg_counts(int n, unsigned long long msgs[], unsigned long long bytes[],
+                     int *size);
+int PFTMPI_Msg_counts(int n, unsigned long long msgs[], unsigned long long bytes[],
+                      int *size);
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

@@ -14,6 +14,14 @@ static int trace_fd = -1;
 static int trace_rank = -1;
 static __thread int depth; /* calls made from inside a traced call */
 
+#define COUNTER_PERIOD_US 100000.0 /* the message counters, at most this often */
+static struct {
+    int n;                         /* world size; 0: the library does not count */
+    unsigned long long *cur, *last; /* [2n]: messages then bytes, per rank */
+    double t_last;
+} C;
+static double begin_ts[2]; /* an open recovery, restore (observer) */
+
 static double now_us(void)
 {
     struct timespec ts;
@@ -32,6 +40,104 @@ static void put(const char *line, size_t n)
         line += w;
         n -= (size_t)w;
     }
+}
+
+/* keys and values as JSON members into buf (cap); its length or -1. */
+static int event_args(char *buf, size_t cap, int n, const char *const keys[],
+                      const double values[])
+{
+    size_t k = 0;
+    for (int i = 0; i < n && k < cap; i++) {
+        char key[40];
+        snprintf(key, sizeof key, "%s", keys[i] ? keys[i] : "?");
+        for (char *c = key; *c; c++)
+            if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20)
+                *c = '_';
+        k += (size_t)snprintf(buf + k, cap - k, "%s\"%s\":%.17g", i ? "," : "", key,
+                              values[i] == values[i] ? values[i] : -1.0);
+    }
+    return k < cap ? (int)k : -1;
+}
+
+/* FTMPI_Observe's callback: recoveries and restores (the recovery
+ * callbacks) as complete events, the rest (failures detected, rounds,
+ * the program's notes: checkpoints) as instant events, category "ft". */
+static void observe(const char *what, int n, const char *const keys[],
+                    const double values[])
+{
+    double t = now_us();
+    int fd = trace_fd;
+    if (fd < 0 || !what)
+        return;
+    char name[48], args[1024], buf[1400];
+    snprintf(name, sizeof name, "%s", what);
+    for (char *c = name; *c; c++)
+        if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20)
+            *c = '_';
+    if (event_args(args, sizeof args, n, keys, values) < 0)
+        return;
+    size_t len = strlen(name);
+    int which = strncmp(name, "recovery_", 9) == 0 ? 0 : strncmp(name, "restore_", 8) == 0 ? 1 : -1;
+    if (which >= 0 && len > 6 && strcmp(name + len - 6, "_begin") == 0) {
+        begin_ts[which] = t;
+        return;
+    }
+    int k;
+    if (which >= 0 && len > 4 && strcmp(name + len - 4, "_end") == 0 && begin_ts[which] > 0) {
+        k = snprintf(buf, sizeof buf,
+                     "{\"name\":\"%s\",\"cat\":\"ft\",\"ph\":\"X\",\"ts\":%.3f,"
+                     "\"dur\":%.3f,\"pid\":%d,\"tid\":%ld,\"args\":{%s}},\n",
+                     which ? "restore" : "recovery", begin_ts[which], t - begin_ts[which],
+                     trace_rank, (long)syscall(SYS_gettid), args);
+        begin_ts[which] = 0;
+    } else {
+        k = snprintf(buf, sizeof buf,
+                     "{\"name\":\"%s\",\"cat\":\"ft\",\"ph\":\"i\",\"s\":\"p\","
+                     "\"ts\":%.3f,\"pid\":%d,\"tid\":%ld,\"args\":{%s}},\n",
+                     name, t, trace_rank, (long)syscall(SYS_gettid), args);
+    }
+    if (k > 0 && (size_t)k < sizeof buf)
+        put(buf, (size_t)k);
+}
+
+/* The counters of messages and bytes sent to each rank (FTMPI_Msg_counts)
+ * as two counter events ("ph":"C"), when they moved since the last ones. */
+static void counters(double t)
+{
+    if (C.n <= 0 || trace_fd < 0)
+        return;
+    C.t_last = t;
+    int size;
+    if (FTMPI_Msg_counts(C.n, C.cur, C.cur + C.n, &size) != MPI_SUCCESS ||
+        memcmp(C.cur, C.last, 2 * (size_t)C.n * sizeof *C.cur) == 0)
+        return;
+    memcpy(C.last, C.cur, 2 * (size_t)C.n * sizeof *C.cur);
+    size_t cap = 160 + (size_t)C.n * 32;
+    char *buf = malloc(cap);
+    for (int w = 0; buf && w < 2; w++) {
+        size_t k = (size_t)snprintf(buf, cap, "{\"name\":\"%s\",\"cat\":\"counters\","
+                                    "\"ph\":\"C\",\"ts\":%.3f,\"pid\":%d,\"tid\":%d,"
+                                    "\"args\":{", w ? "bytes_sent" : "msgs_sent", t, trace_rank,
+                                    (int)getpid());
+        for (int r = 0; r < C.n; r++)
+            k += (size_t)snprintf(buf + k, cap - k, "%s\"to %d\":%llu", r ? "," : "", r,
+                                  C.cur[w * C.n + r]);
+        k += (size_t)snprintf(buf + k, cap - k, "}},\n");
+        if (k < cap)
+            put(buf, k);
+    }
+    free(buf);
+}
+
+static void counters_open(void)
+{
+    int size;
+    if (FTMPI_Msg_counts(0, NULL, NULL, &size) != MPI_SUCCESS || size <= 0)
+        return; /* not counting: no counter events */
+    C.cur = calloc(2 * (size_t)size, sizeof *C.cur);
+    C.last = calloc(2 * (size_t)size, sizeof *C.last);
+    if (C.cur && C.last)
+        C.n = size;
 }
 
 static void trace_open(void)
@@ -75,6 +181,8 @@ static void trace_open(void)
                      now_us(), (double)rt.tv_sec * 1e6 +
                      (double)rt.tv_nsec / 1e3, (int)getpid(), host, offs);
     put(buf, (size_t)n);
+    counters_open();
+    FTMPI_Observe(observe);
 }
 
 /* The collectives whose algorithm the library names
@@ -122,7 +230,9 @@ static void coll_alg(const char *name, char *out, size_t cap)
 
 double ftrace_begin(int kind)
 {
-    (void)kind;
+    double t = now_us();
+    if (kind == 2 && depth == 0)
+        counters(t); /* the last ones, while the library still counts */
     depth++;
     return now_us();
 }
@@ -135,6 +245,8 @@ void ftrace_end(const char *name, double t0, int rc, MPI_Comm comm, int kind)
         trace_open();
     if (trace_fd < 0 || depth > 0)
         return;
+    if (kind == 0 && t1 - C.t_last >= COUNTER_PERIOD_US)
+        counters(t1);
     char buf[600], cname[64] = "", alg[96];
     if (comm != MPI_COMM_NULL && comm == MPI_COMM_WORLD)
         snprintf(cname, sizeof cname, ",\"comm\":\"WORLD\"");
@@ -157,6 +269,7 @@ void ftrace_end(const char *name, double t0, int rc, MPI_Comm comm, int kind)
         put(buf, (size_t)n);
     }
     if (kind == 2) {
+        FTMPI_Observe(NULL);
         put("{}]\n", 4);
         close(trace_fd);
         trace_fd = -1;

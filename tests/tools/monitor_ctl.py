@@ -4,6 +4,9 @@ job (docs/tools.md). Checks, while the job runs:
   - 403 without the token, with a wrong one, with a truncated one;
   - 400 for malformed requests (garbage, bad version, no Host, a body, an
     8 KiB+ head, a NUL byte, a bad %-escape), 404, 405; the job goes on;
+  - CPU and memory of every rank from its daemon, also of rank 3 while
+    it is stopped (SIGSTOP: it cannot report itself): state letter T, CPU
+    0, more samples; it goes on after SIGCONT;
   - ftmpi-ctl list / ranks / events --no-follow / kill RANK / stop, with
     the kill a real SIGKILL that the runtime detects and recovers from
     (REBUILD: the rank comes back with incarnation 1);
@@ -12,6 +15,7 @@ job (docs/tools.md). Checks, while the job runs:
 usage: monitor_ctl.py BINDIR CTL"""
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -28,12 +32,42 @@ def main():
     bindir, ctl_path = sys.argv[1], sys.argv[2]
     rt = tempfile.mkdtemp(prefix="ftmpi-montest-")
     os.chmod(rt, 0o700)
-    job = mt.Job(bindir, 4, ["--comm-mode=rebuild"], mt.cg_args(100000), rt)
+    job = mt.Job(bindir, 4, ["--comm-mode=rebuild", "--heartbeat-timeout", "60"],
+                 mt.cg_args(100000), rt)
     try:
         run(job, ctl_path)
     finally:
         job.kill()
     print("PASS")
+
+
+def stopped(job, ctl_path, jobid):
+    """Rank 3 stopped: its daemon goes on sampling it."""
+    deadline = time.time() + mt.BOUND
+    while not all("cpu_pct" in r and r["rss_kib"] > 0 for r in job.state()["ranks"]):
+        if time.time() > deadline:
+            mt.fail("not every rank shows CPU and memory: %s" % job.state()["ranks"])
+        time.sleep(0.2)
+    r3 = job.state()["ranks"][3]
+    os.kill(r3["pid"], signal.SIGSTOP)
+    try:
+        while True:
+            r = job.state()["ranks"][3]
+            if (r.get("proc_state") == "T" and r["usage_samples"] >= r3["usage_samples"] + 2
+                    and r.get("cpu_pct") == 0 and r["rss_kib"] > 0):
+                break
+            if time.time() > deadline:
+                mt.fail("stopped rank 3: %s (before: %s)" % (r, r3))
+            time.sleep(0.2)
+        out = ctl(ctl_path, job.env, jobid, "ranks")
+        if not any(l.split()[:1] == ["3"] and l.split()[-1] == "T" for l in out.splitlines()):
+            mt.fail("ftmpi-ctl ranks does not show rank 3 stopped:\n" + out)
+    finally:
+        os.kill(r3["pid"], signal.SIGCONT)
+    while job.state()["ranks"][3].get("proc_state") == "T":
+        if time.time() > deadline:
+            mt.fail("rank 3 still stopped after SIGCONT")
+        time.sleep(0.2)
 
 
 def run(job, ctl_path):
@@ -90,6 +124,7 @@ def run(job, ctl_path):
     out = ctl(ctl_path, env, s["jobid"], "ranks")
     if out.count("running") < 4:
         mt.fail("ranks does not show 4 running ranks:\n" + out)
+    stopped(job, ctl_path, s["jobid"])
     # bad uses
     ctl(ctl_path, env, s["jobid"], "kill", "9", code=1)
     ctl(ctl_path, env, s["jobid"], "kill", code=2)

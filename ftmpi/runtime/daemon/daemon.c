@@ -47,6 +47,7 @@ void daemon_destroy(daemon_t *d)
         if (p->errpipe >= 0 && p->used)
             close(p->errpipe);
     }
+    daemon_usage_stop(d);
     daemon_io_close_all(d);
     daemon_stdin_close(d);
     free(d->secret);
@@ -114,7 +115,7 @@ static void ctl_lost_timer(evloop_t *loop, void *arg)
     }
 }
 
-static void forward_rank_msg(daemon_t *d, daemon_proc_t *p, uint32_t type,
+void daemon_forward_rank_msg(daemon_t *d, daemon_proc_t *p, uint32_t type,
                              const void *data, uint32_t len)
 {
     proto_buf_t b;
@@ -142,27 +143,27 @@ static void ctl_handle(daemon_t *d, daemon_proc_t *p, uint32_t type,
             shmseg_slot_t *s = shmseg_slot(d->shm, d->slot_of_rank[p->rank]);
             atomic_store(&s->pid, pid);
         }
-        forward_rank_msg(d, p, type, data, len);
+        daemon_forward_rank_msg(d, p, type, data, len);
         break;
     }
     case PR_FINALIZE:
         p->finalized = 1;
-        forward_rank_msg(d, p, type, data, len);
+        daemon_forward_rank_msg(d, p, type, data, len);
         break;
     case PR_ABORT:
         /* What the rank wrote before it called MPI_Abort comes first. */
         daemon_io_drain(p->io[0]);
         daemon_io_drain(p->io[1]);
-        forward_rank_msg(d, p, type, data, len);
+        daemon_forward_rank_msg(d, p, type, data, len);
         break;
     case PR_FAULT:
         /* Armed fault point reached: the head records it, we kill. */
-        forward_rank_msg(d, p, type, data, len);
+        daemon_forward_rank_msg(d, p, type, data, len);
         kill(-p->pid, SIGKILL);
         kill(p->pid, SIGKILL);
         break;
     default:
-        forward_rank_msg(d, p, type, data, len);
+        daemon_forward_rank_msg(d, p, type, data, len);
         break;
     }
 }
@@ -409,6 +410,7 @@ static int daemon_configure(daemon_t *d, const void *data, size_t len)
     for (int i = 0; i < d->nslots; i++)
         shmseg_slot(d->shm, (uint32_t)i)->world_rank = -1;
     d->configured = 1;
+    daemon_usage_start(d);
     return 0;
 }
 

@@ -27,6 +27,11 @@ typedef struct {
     long ctl_timer;
     long stop_timer;      /* stopped: killed when it fires */
     daemon_iostream_t *io[2]; /* stdout, stderr of the current process */
+    /* the monitor's previous CPU sample (daemon_usage.c) */
+    pid_t usage_pid;
+    unsigned long long usage_ticks;
+    double usage_t;
+    uint32_t usage_n;
 } daemon_proc_t;
 
 struct daemon {
@@ -56,6 +61,7 @@ struct daemon {
     int stdin_watch;      /* fd 0 is in the event loop */
     int stdin_eof;
     proto_buf_t stdin_buf;
+    long usage_timer;     /* the monitor's sampling (daemon_usage.c) */
 };
 
 /* What MPI_Comm_spawn asked to run (HD_SPAWN's tail, proto.h). */
@@ -88,7 +94,16 @@ void daemon_io_close_all(daemon_t *d);  /* at teardown */
 int daemon_stdin_pipe(daemon_t *d);
 void daemon_stdin_close(daemon_t *d);
 
+/* daemon_usage.c: with FTMPI_MONITOR set in the ranks' environment
+ * (ftmpirun --monitor), sample the ranks' CPU and memory once a second
+ * into the job's key-value store; stop at teardown. */
+void daemon_usage_start(daemon_t *d);
+void daemon_usage_stop(daemon_t *d);
+
 /* daemon.c */
+/* A message of rank p's current process to the head (DH_RANK). */
+void daemon_forward_rank_msg(daemon_t *d, daemon_proc_t *p, uint32_t type,
+                             const void *data, uint32_t len);
 void daemon_ctl_open(daemon_t *d, daemon_proc_t *p, int fd);
 void daemon_send_exited(daemon_t *d, daemon_proc_t *p, int sig, int code);
 void daemon_child_exited(evloop_t *loop, pid_t pid, int status, void *arg);

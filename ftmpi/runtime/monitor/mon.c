@@ -46,7 +46,6 @@ struct mon {
     long timer;
     char **events;        /* ring of event lines */
     size_t nev, ev_first;
-    mon_cpu_sample_t *cpu;
 };
 
 static void conn_close(mon_conn_t *c)
@@ -218,7 +217,7 @@ static void send_state(mon_t *m, mon_conn_t *only)
     FILE *f = open_memstream(&buf, &len);
     if (!f)
         return;
-    mon_state_json(f, m->h, m->cpu);
+    mon_state_json(f, m->h);
     if (fclose(f) == 0) {
         if (only) {
             sse_send(only, "state", buf, len);
@@ -311,7 +310,7 @@ static void fill_log(FILE *f, mon_t *m)
 
 static void fill_state(FILE *f, mon_t *m)
 {
-    mon_state_json(f, m->h, m->cpu);
+    mon_state_json(f, m->h);
 }
 
 static void dispatch(mon_conn_t *c, const mon_http_req_t *rq)
@@ -474,14 +473,13 @@ mon_t *mon_start(evloop_t *loop, struct head *h, const char *addr, int port,
     m->loop = loop;
     m->h = h;
     m->events = calloc(MON_MAX_EVENTS, sizeof *m->events);
-    m->cpu = calloc((size_t)h->size, sizeof *m->cpu);
     struct sockaddr_in sa = {.sin_family = AF_INET,
                              .sin_port = htons((uint16_t)port)};
     inet_pton(AF_INET, addr, &sa.sin_addr);
     socklen_t sl = sizeof sa;
     int one = 1;
     m->lfd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (!m->events || !m->cpu || m->lfd < 0 ||
+    if (!m->events || m->lfd < 0 ||
         setsockopt(m->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0 ||
         bind(m->lfd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
         listen(m->lfd, 64) < 0 ||
@@ -492,7 +490,6 @@ mon_t *mon_start(evloop_t *loop, struct head *h, const char *addr, int port,
         if (m->lfd >= 0)
             close(m->lfd);
         free(m->events);
-        free(m->cpu);
         free(m);
         return NULL;
     }
@@ -536,6 +533,5 @@ void mon_stop(mon_t *m)
     for (size_t i = 0; i < m->nev; i++)
         free(m->events[(m->ev_first + i) % MON_MAX_EVENTS]);
     free(m->events);
-    free(m->cpu);
     free(m);
 }

@@ -1,17 +1,18 @@
-/* The ranks' own reports for the monitor (ranks.h); their formats are
- * described in runtime/monrank/monrank.c (usage, counters) and cominfo.c
- * (communicators). Everything a rank sent is checked while it is read: a
+/* The reports for the monitor in the job's key-value store (ranks.h);
+ * their formats are described in runtime/daemon/daemon_usage.c (CPU and
+ * memory, from the daemons), runtime/monrank/monrank.c (counters) and
+ * cominfo.c (communicators). Everything is checked while it is read: a
  * malformed report writes nothing. */
 #include "ranks.h"
 #include "../launcher/head_int.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Rank r's report under key ftmpi.mon.R[suffix] when it comes from r's
- * current process: a reader positioned after the incarnation. */
-static int report(head_t *h, int r, const char *suffix, proto_rd_t *rd)
+/* Rank r's report under key ftmpi.mon.R[suffix] in format `version` when
+ * it is about r's current process: a reader positioned after the
+ * incarnation. */
+static int report(head_t *h, int r, const char *suffix, uint32_t want, proto_rd_t *rd)
 {
     char key[64];
     snprintf(key, sizeof key, "ftmpi.mon.%d%s", r, suffix);
@@ -21,23 +22,24 @@ static int report(head_t *h, int r, const char *suffix, proto_rd_t *rd)
     proto_rd_init(rd, e->val, e->len);
     uint32_t version = proto_get_u32(rd);
     uint32_t inc = proto_get_u32(rd);
-    return !rd->err && version == 1 && inc == h->procs[r].inc;
+    return !rd->err && version == want && inc == h->procs[r].inc;
 }
 
-int mon_ranks_usage_json(FILE *f, head_t *h, int r)
+void mon_ranks_usage_json(FILE *f, head_t *h, int r)
 {
     proto_rd_t rd;
-    if (!report(h, r, "", &rd))
-        return 0;
-    uint64_t rss = proto_get_u64(&rd), bits = proto_get_u64(&rd);
-    double pct;
-    memcpy(&pct, &bits, sizeof pct);
-    if (rd.err)
-        return 0;
-    fprintf(f, ",\"rss_kib\":%llu", (unsigned long long)rss);
-    if (isfinite(pct) && pct >= 0)
-        fprintf(f, ",\"cpu_pct\":%.1f", pct);
-    return 1;
+    if (!head_live(&h->procs[r]) || !report(h, r, ".usage", 1, &rd))
+        return;
+    int pid = proto_get_i32(&rd);
+    uint64_t rss = proto_get_u64(&rd);
+    int tenths = proto_get_i32(&rd);
+    uint32_t state = proto_get_u32(&rd), n = proto_get_u32(&rd);
+    if (rd.err || pid != (int)h->procs[r].pid || state < 'A' || state > 'z')
+        return;
+    fprintf(f, ",\"rss_kib\":%llu,\"proc_state\":\"%c\",\"usage_samples\":%u",
+            (unsigned long long)rss, (char)state, n);
+    if (tenths >= 0)
+        fprintf(f, ",\"cpu_pct\":%.1f", tenths / 10.0);
 }
 
 /* One communicator of a report, into a memory stream (so that a report cut
@@ -73,7 +75,7 @@ static int comm_json(FILE *f, proto_rd_t *rd)
 void mon_ranks_comms_json(FILE *f, head_t *h, int r)
 {
     proto_rd_t rd;
-    if (!head_live(&h->procs[r]) || !report(h, r, ".comms", &rd))
+    if (!head_live(&h->procs[r]) || !report(h, r, ".comms", 1, &rd))
         return;
     char mode[32];
     proto_get_str(&rd, mode, sizeof mode);
@@ -103,10 +105,8 @@ void mon_ranks_comms_json(FILE *f, head_t *h, int r)
 static int row(head_t *h, int r, uint64_t *counts)
 {
     proto_rd_t rd;
-    if (!report(h, r, "", &rd))
+    if (!report(h, r, "", 2, &rd))
         return 0;
-    proto_get_u64(&rd);
-    proto_get_u64(&rd);
     uint32_t n = proto_get_u32(&rd);
     if (rd.err)
         return 0;

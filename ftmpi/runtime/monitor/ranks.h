@@ -1,9 +1,10 @@
 /*
- * What the ranks report about themselves (runtime/monrank/, with
- * FTMPI_MONITOR set by ftmpirun --monitor), read from the job's key-value
- * store and written as JSON for the monitor's state: each rank's resident
- * memory, CPU share and communicators, and the message/byte matrix. A
- * report of an earlier incarnation than the rank's process is ignored.
+ * What the daemons report about the ranks' processes (CPU and memory,
+ * runtime/daemon/daemon_usage.c) and what the ranks report about
+ * themselves (runtime/monrank/: communicators, counters), with
+ * FTMPI_MONITOR set by ftmpirun --monitor, read from the job's key-value
+ * store and written as JSON for the monitor's state. A report about an
+ * earlier incarnation than the rank's process is ignored.
  */
 #ifndef FTMPI_RUNTIME_MON_RANKS_H
 #define FTMPI_RUNTIME_MON_RANKS_H
@@ -12,9 +13,10 @@
 
 struct head;
 
-/* ,"rss_kib":..,"cpu_pct":.. from rank r's report (nothing without one);
- * 1 when written. */
-int mon_ranks_usage_json(FILE *f, struct head *h, int r);
+/* ,"rss_kib":..,"proc_state":"R","usage_samples":N,"cpu_pct":.. from the
+ * daemon's last sample of rank r's process (nothing without one, or when
+ * the rank is not live; no cpu_pct after the first sample). */
+void mon_ranks_usage_json(FILE *f, struct head *h, int r);
 /* ,"comm_mode":..,"ncomms":N,"comms":[...] from rank r's report (nothing
  * without one or when the rank is not live). */
 void mon_ranks_comms_json(FILE *f, struct head *h, int r);

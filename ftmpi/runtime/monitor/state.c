@@ -3,11 +3,6 @@
 #include "ranks.h"
 #include "../launcher/head_int.h"
 
-#include <fcntl.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
 const char *mon_state_name(int state, int finalized)
 {
     switch (state) {
@@ -21,43 +16,8 @@ const char *mon_state_name(int state, int finalized)
     }
 }
 
-/* utime+stime (clock ticks) and resident pages of pid; -1 when gone. */
-static int proc_usage(pid_t pid, unsigned long long *ticks, long *rss_pages)
+void mon_state_json(FILE *f, struct head *h)
 {
-    char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0)
-        return -1;
-    buf[n] = 0;
-    const char *p = strrchr(buf, ')'); /* after the command name */
-    if (!p)
-        return -1;
-    unsigned long long ut, st;
-    long rss;
-    /* fields 3.. : state ppid pgrp session tty tpgid flags minflt cminflt
-     * majflt cmajflt utime stime cutime cstime priority nice threads
-     * itrealvalue starttime vsize rss */
-    if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu "
-               "%llu %*d %*d %*d %*d %*d %*d %*u %*u %ld", &ut, &st,
-               &rss) != 3)
-        return -1;
-    *ticks = ut + st;
-    *rss_pages = rss;
-    return 0;
-}
-
-void mon_state_json(FILE *f, struct head *h, mon_cpu_sample_t *prev)
-{
-    static long hz, page;
-    if (!hz) {
-        hz = sysconf(_SC_CLK_TCK);
-        page = sysconf(_SC_PAGESIZE);
-    }
     double now = evloop_now();
     const char *phase = h->phase == PH_RUN ? "running" :
                         h->phase == PH_ABORTING ? "aborting" : "done";
@@ -82,22 +42,7 @@ void mon_state_json(FILE *f, struct head *h, mon_cpu_sample_t *prev)
                 p->hostid, (int)p->pid, p->inc,
                 mon_state_name(p->state, p->finalized),
                 p->inc > 0 ? "true" : "false");
-        unsigned long long ticks;
-        long rss;
-        mon_cpu_sample_t *s = &prev[r];
-        if (head_live(p) && p->pid > 0 && h->hosts[p->hostid].is_local &&
-            proc_usage(p->pid, &ticks, &rss) == 0) {
-            fprintf(f, ",\"rss_kib\":%ld", rss * (page / 1024));
-            if (s->pid == p->pid && now > s->t && ticks >= s->ticks)
-                fprintf(f, ",\"cpu_pct\":%.1f",
-                        100.0 * (double)(ticks - s->ticks) / (double)hz /
-                        (now - s->t));
-            s->pid = p->pid;
-            s->ticks = ticks;
-            s->t = now;
-        } else if (head_live(p)) {
-            mon_ranks_usage_json(f, h, r); /* the rank's own report */
-        }
+        mon_ranks_usage_json(f, h, r); /* from the rank's daemon */
         mon_ranks_comms_json(f, h, r);
         fputc('}', f);
     }
