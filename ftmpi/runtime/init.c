@@ -184,6 +184,14 @@ static int nothing_pending(void *arg)
     return !p2p_outbound_busy();
 }
 
+static int all_finalized(void *arg)
+{
+    int t = rtc_finalize_test();
+    if (t < 0)
+        *(int *)arg = MPI_ERR_OTHER;
+    return t != 0;
+}
+
 int ft_lib_finalize(void)
 {
     /* MPI_COMM_SELF's attributes are deleted first (the standard's hook
@@ -195,7 +203,10 @@ int ft_lib_finalize(void)
     progress_wait(nothing_pending, NULL);
     int rc = MPI_SUCCESS;
     monrank_fini();
-    if (!ftg.singleton && rtc_finalize() < 0)
+    /* Wait for the others with the progress engine turning: a peer's
+     * send may still need this process (the reliability layer's
+     * acknowledgements, a retransmission answered; docs/network.md). */
+    if (!ftg.singleton && (rtc_finalize_start() < 0 || progress_wait(all_finalized, &rc) != MPI_SUCCESS))
         rc = MPI_ERR_OTHER;
     p2p_fini();
     rtc_info_free(&ftg.rt);

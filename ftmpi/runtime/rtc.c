@@ -39,6 +39,7 @@ typedef struct skv {
 
 static struct {
     int inited, singleton, finalized;
+    int fin_done;         /* PR_FINALIZE_DONE arrived (rtc_finalize_test) */
     char secret[129];        /* the job's secret (HELLO_REPLY), "" if none */
     int fd;
     int rank, size;
@@ -223,6 +224,9 @@ static void rtc_dispatch(uint32_t type, const void *data, uint32_t len)
         if (!r.err)
             q_push(&ev);
         break;
+    case PR_FINALIZE_DONE:
+        S.fin_done = 1; /* whoever pumps: another call may be waiting meanwhile */
+        /* fall through */
     default:
         if (type == S.want && !S.got) {
             proto_buf_reset(&S.reply);
@@ -673,19 +677,45 @@ int rtc_fence(void)
     return rc;
 }
 
-int rtc_finalize(void)
+int rtc_finalize_start(void)
 {
     if (!S.inited)
         return -ENOTCONN;
     if (S.finalized)
         return 0;
     S.finalized = 1;
-    if (S.singleton)
+    if (S.singleton) {
+        S.fin_done = 1;
         return 0;
+    }
     pthread_mutex_lock(&S.mu);
-    int rc = rtc_call(PR_FINALIZE, NULL, PR_FINALIZE_DONE);
+    int rc = rtc_send(PR_FINALIZE, NULL);
     pthread_mutex_unlock(&S.mu);
     return rc;
+}
+
+int rtc_finalize_test(void)
+{
+    if (!S.inited)
+        return -ENOTCONN;
+    if (S.fin_done)
+        return 1;
+    if (pthread_mutex_trylock(&S.mu) != 0)
+        return 0; /* another thread is reading: it dispatches the reply */
+    int rc = rtc_pump();
+    pthread_mutex_unlock(&S.mu);
+    return rc < 0 ? rc : S.fin_done;
+}
+
+int rtc_finalize(void)
+{
+    int rc = rtc_finalize_start();
+    while (rc == 0 && (rc = rtc_finalize_test()) == 0) {
+        struct pollfd pf = {.fd = S.fd, .events = POLLIN};
+        if (poll(&pf, 1, -1) < 0 && errno != EINTR)
+            rc = -errno;
+    }
+    return rc < 0 ? rc : 0;
 }
 
 void rtc_abort(int code, const char *msg)

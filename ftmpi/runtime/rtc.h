@@ -158,8 +158,13 @@ typedef struct {
 int rtc_spawn(uint32_t tag, const rtc_spawn_cmd_t *cmds, int ncmds, int *base_p, int *n_p,
               int **errs_p);
 
-/* Clean shutdown: tells the daemon this rank finalized; after this the
- * rank's exit is not a failure. */
+/* Clean shutdown: tells the daemon this rank finalized (after this the
+ * rank's exit is not a failure) and waits until every process has.
+ * rtc_finalize is the two steps in one: start, then test until every
+ * process has arrived (1; 0 not yet; < 0 error), so that MPI_Finalize can
+ * keep its progress engine turning meanwhile. */
+int rtc_finalize_start(void);
+int rtc_finalize_test(void);
 int rtc_finalize(void);
 
 /* The job's secret (a string; NUL-terminated), for connections between
