@@ -176,6 +176,7 @@ static void r_close(void)
     close(R.tfd);
     close(R.epfd);
     free(R.peers);
+    rel_pool_drain();
     memset(&R, 0, sizeof(R));
 }
 

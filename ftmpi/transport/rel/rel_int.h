@@ -130,6 +130,12 @@ typedef struct {
 
 extern rel_t R;
 
+/* rel_pool.c: fragment memory kept for reuse (not given back to the
+ * kernel between bursts); rel_pool_free(NULL) does nothing */
+void *rel_pool_alloc(size_t bytes);
+void rel_pool_free(void *p);
+void rel_pool_drain(void);
+
 /* rel_tx.c: sending, ACKs, timers */
 int rel_tx_send(int world, const void *hdr, const struct iovec *iov, int n);
 int rel_tx_stream(int world, const void *hdr, tp_io_t *src);

@@ -156,11 +156,11 @@ static int keep(rel_peer_t *p, const rel_hdr_t *h, const char *payload)
     rel_frag_t **slot = &p->ooo[h->seq % REL_WINDOW];
     if (*slot)
         return 0; /* a slot still holds one a window behind: the sender sends it again */
-    rel_frag_t *f = malloc(sizeof(*f) + sizeof(*h) + h->len);
+    rel_frag_t *f = rel_pool_alloc(sizeof(*f) + sizeof(*h) + h->len);
     if (!f)
         return 0;
     if (crc32c_copy(0, f->buf + sizeof(*h), payload, h->len) != h->dcrc) {
-        free(f);
+        rel_pool_free(f);
         return -1;
     }
     f->seq = h->seq;
@@ -277,7 +277,7 @@ void rel_rx_deliver(int src, void *pkt, size_t len)
         memcpy(&kh, f->buf, sizeof(kh));
         now |= (kh.flags & RF_ACKNOW) != 0;
         use(src, p, &kh, f->buf + sizeof(kh), 0);
-        free(f);
+        rel_pool_free(f);
         p->expect++;
     }
     if (++p->since_ack >= 16)
@@ -321,7 +321,7 @@ void rel_rx_drop(int world)
     rel_peer_t *p = &R.peers[world];
     if (p->ooo)
         for (int i = 0; i < REL_WINDOW; i++) {
-            free(p->ooo[i]);
+            rel_pool_free(p->ooo[i]);
             p->ooo[i] = NULL;
         }
     if (p->sink)

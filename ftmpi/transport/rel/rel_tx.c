@@ -35,7 +35,7 @@ static void frag_free(rel_peer_t *p, rel_frag_t *f, int err)
     p->nfrag--;
     R.nbusy--;
     rel_stream_t *st = f->st;
-    free(f);
+    rel_pool_free(f);
     if (st && --st->frags == 0) {
         st->src->done(st->src, err);
         free(st);
@@ -44,7 +44,7 @@ static void frag_free(rel_peer_t *p, rel_frag_t *f, int err)
 
 static rel_frag_t *frag_new(rel_peer_t *p, size_t bytes)
 {
-    rel_frag_t *f = malloc(sizeof(*f) + bytes); /* the payload is written over whole */
+    rel_frag_t *f = rel_pool_alloc(sizeof(*f) + bytes); /* the payload is written over whole */
     if (!f)
         return NULL;
     memset(f, 0, sizeof(*f));
@@ -91,7 +91,7 @@ int rel_tx_send(int world, const void *hdr, const struct iovec *iov, int n)
     int rc = rel_tx_xmit(world, f, -1);
     if (rc < 0) { /* not taken: as if never made */
         list_del(&f->link);
-        free(f);
+        rel_pool_free(f);
         p->next_seq--;
         p->nfrag--;
         R.nbusy--;
