@@ -207,6 +207,7 @@ int rel_tx_xmit(int world, rel_frag_t *f, int avoid)
         r = ord[i];
         h.route = (uint32_t)r;
         h.rprev = p->rt[r].last_seq;
+        h.rstate = p->rt[r].tx_cnt + 1;
         rel_hdr_seal(&h);
         rc = R.low->send_on ? R.low->send_on(world, r, &h, v, k)
                             : R.low->send(world, world, &h, v, k);
@@ -228,6 +229,7 @@ int rel_tx_xmit(int world, rel_frag_t *f, int avoid)
     f->route = r;
     f->infl = 1;
     f->sent_ns = timer_ns();
+    rel_route_sent(p, r, f->sent_ns);
     return 0;
 }
 
@@ -298,7 +300,7 @@ void rel_tx_acked(int world, uint64_t ack)
             now = timer_ns();
         if (f->sent == 1 && !f->sacked) /* Karn: never from a fragment sent again */
             rtt = now - f->sent_ns;
-        rel_route_acked(p, f, now);
+        rel_route_acked(p, f);
         frag_free(p, f, 0);
         moved = 1;
     }
@@ -350,7 +352,7 @@ void rel_tx_sacked(int world, uint64_t ack, uint64_t map)
         if (f->seq >= ack + 2 && (map >> (f->seq - ack - 2)) & 1 && !f->sacked) {
             f->sacked = 1;
             p->progress_ns = timer_ns();
-            rel_route_acked(p, f, p->progress_ns);
+            rel_route_acked(p, f);
         }
     }
 }
@@ -377,7 +379,6 @@ void rel_tx_timers(uint64_t now)
                 f->deadline = p->progress_ns + f->rto;
             if (f->deadline <= now) {
                 f->rto = f->rto * 2 < R.rto_max ? f->rto * 2 : R.rto_max;
-                rel_route_timeout(w, f, now);
                 if (first) {
                     if (!f->in_resend)
                         R.n_by_timer++;
