@@ -142,3 +142,19 @@ netns_fail() {
     for f in "$W"/*; do [ -f "$f" ] && { echo "--- $f"; tail -c 4000 "$f"; }; done
     exit 1
 }
+
+# netns_second_net: a second network between the hosts (several routes,
+# issue 14): a bridge br1 in the switch namespace and, per host, eth1 with
+# 10.77.1.(i+1)/24 on it. Skips the test where it cannot.
+netns_second_net() {
+    local sw=${NETNS_PREFIX}sw i
+    ip -n "$sw" link add br1 type bridge && ip -n "$sw" link set br1 up ||
+        netns_skip "cannot create a second bridge"
+    for ((i = 0; i < NETNS_N; i++)); do
+        ip link add eth1 netns "${NETNS_HOST[$i]}" type veth peer name "w$i" netns "$sw" ||
+            netns_skip "cannot create a second veth pair"
+        ip -n "$sw" link set "w$i" master br1 up
+        ip -n "${NETNS_HOST[$i]}" addr add "10.77.1.$((i + 1))/24" dev eth1
+        ip -n "${NETNS_HOST[$i]}" link set eth1 up
+    done
+}

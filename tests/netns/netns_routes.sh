@@ -14,17 +14,8 @@ set -u
 RUN=$1 PROG=$2
 . "$(dirname "$0")/netns.sh"
 netns_test routes 2
-# the second network: a bridge br1 in the switch namespace, eth1 per host
+netns_second_net
 SW=${NETNS_PREFIX}sw
-ip -n "$SW" link add br1 type bridge && ip -n "$SW" link set br1 up ||
-    netns_skip "cannot create a second bridge"
-for i in 0 1; do
-    ip link add eth1 netns "${NETNS_HOST[$i]}" type veth peer name "w$i" netns "$SW" ||
-        netns_skip "cannot create a second veth pair"
-    ip -n "$SW" link set "w$i" master br1 up
-    ip -n "${NETNS_HOST[$i]}" addr add "10.77.1.$((i + 1))/24" dev eth1
-    ip -n "${NETNS_HOST[$i]}" link set eth1 up
-done
 tbf=1
 for i in 0 1; do
     for d in eth0 eth1; do

@@ -176,6 +176,7 @@ static void r_close(void)
     close(R.tfd);
     close(R.epfd);
     free(R.peers);
+    rel_pool_drain();
     memset(&R, 0, sizeof(R));
 }
 
@@ -230,6 +231,7 @@ const tp_ops_t *rel_tp_open(const tp_env_t *env, tp_open_fn lower)
     R.rto_max = R.rto_floor * 32;
     R.ack_delay = 2000000ull; /* 2 ms */
     R.probe_every = (uint64_t)env_num("FTMPI_REL_PROBE_MS", 500, 10, 60000) * 1000000ull;
+    R.route_wait = (uint64_t)env_num("FTMPI_REL_ROUTE_MS", 1000, 10, 600000) * 1000000ull;
     R.frag = (size_t)env_num("FTMPI_REL_FRAG", 131072, 1024, 1 << 19);
     list_init(&R.acklist);
     R.epfd = R.tfd = -1;

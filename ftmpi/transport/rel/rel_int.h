@@ -34,9 +34,19 @@ typedef struct {
     uint64_t rprev;           /* DATA: the fragment sent just before it on the
                                * same route (0: none): missing, it was lost */
     uint32_t route;           /* the route it was sent on (PROBE*, ROUTE: the one meant) */
-    uint32_t rstate;          /* ROUTE: 0 out of use, 1 in use again */
+    uint32_t rstate;          /* ROUTE: 0 out of use, 1 in use again; DATA: its
+                               * number among the DATA frames sent on its route */
     uint32_t dcrc, hcrc;      /* CRC-32C of the payload; of this header */
 } rel_hdr_t;
+/* Every frame without payload (ACK, NACK, PROBE*, ROUTE) also carries the
+ * per-route feedback: for route r, the highest DATA frame number (rstate)
+ * that arrived here on it, in msg_len (routes 0, 1) and rprev (2, 3), 32
+ * bits each. The sender learns from it which routes deliver (rel_route.c). */
+static inline uint32_t rel_hdr_rxc(const rel_hdr_t *h, int r)
+{
+    uint64_t w = r < 2 ? h->msg_len : h->rprev;
+    return (uint32_t)(w >> (32 * (r & 1)));
+}
 
 /* A stream being sent: its source is kept until every fragment is ACKed. */
 typedef struct rel_stream {
@@ -64,19 +74,22 @@ typedef struct rel_frag {
 } rel_frag_t;
 
 #define REL_WINDOW 4096       /* out-of-order fragments a receiver keeps */
-#define REL_ROUTE_TRIES 3     /* timeouts in a row that take a route out of use */
 #define REL_ROUTE_NACKS 16    /* NACKs in a row that do */
 
 /* One route to a peer (a connection of the lower transport). */
 typedef struct {
     int up;                   /* in use */
-    int nto, nnack;           /* its fragments' timeouts, NACKs since one was ACKed */
+    int nnack;                /* NACKs of its fragments since one was ACKed */
     uint64_t last_seq;        /* the last DATA fragment sent on it (the rprev chain) */
     uint64_t inflight;        /* bytes sent on it and not ACKed: its load */
-    uint64_t acked_ns;        /* last time a fragment sent on it was ACKed */
     uint64_t probe_ns;        /* out of use: time of the next PROBE */
-    uint64_t to_ns;           /* the timer run that last counted a timeout */
     uint64_t tx_bytes, rx_bytes;
+    /* per-route feedback: DATA frames sent on it (numbered 1, 2, ...), the
+     * highest number the peer says arrived, and since when the route has
+     * had frames out that the peer's feedback does not show arrived */
+    uint32_t tx_cnt, fb_cnt;
+    uint64_t fb_wait_ns;      /* 0: nothing outstanding */
+    uint32_t rx_cnt;          /* receiving: the highest number arrived on it */
 } rel_route_t;
 
 typedef struct {
@@ -120,6 +133,8 @@ typedef struct {
     uint64_t armed;           /* the timer's deadline (0: disarmed) */
     uint64_t next_timer;      /* earliest deadline known (0: none) */
     uint64_t rto_floor, rto_init, rto_max, ack_delay, probe_every;
+    uint64_t route_wait;      /* a route whose frames the answering peer has
+                               * not seen for this long is out of use */
     size_t frag;              /* stream fragment data bytes */
     int nbusy;                /* fragments not yet ACKed, all peers */
     /* counters, reported at close when FTMPI_REL_STATS or FTMPI_VERBOSE is set */
@@ -129,6 +144,12 @@ typedef struct {
 } rel_t;
 
 extern rel_t R;
+
+/* rel_pool.c: fragment memory kept for reuse (not given back to the
+ * kernel between bursts); rel_pool_free(NULL) does nothing */
+void *rel_pool_alloc(size_t bytes);
+void rel_pool_free(void *p);
+void rel_pool_drain(void);
 
 /* rel_tx.c: sending, ACKs, timers */
 int rel_tx_send(int world, const void *hdr, const struct iovec *iov, int n);
@@ -158,10 +179,13 @@ int rel_ctl_send(int world, int r, int kind, uint64_t seq, uint32_t route, uint3
 int rel_routes(int world);
 int rel_route_order(int world, int avoid, int *ord);
 void rel_route_lost(int world, int r, const char *why);
-void rel_route_acked(rel_peer_t *p, rel_frag_t *f, uint64_t now);
-void rel_route_timeout(int world, rel_frag_t *f, uint64_t now);
+void rel_route_acked(rel_peer_t *p, rel_frag_t *f);
 void rel_route_nacked(int world, rel_frag_t *f);
 void rel_route_ctl(int world, const rel_hdr_t *h);
+void rel_route_sent(rel_peer_t *p, int r, uint64_t now);
+void rel_route_arrived(rel_peer_t *p, int r, const rel_hdr_t *h);
+void rel_route_fill(const rel_peer_t *p, rel_hdr_t *h);
+void rel_route_feedback(int world, const rel_hdr_t *h);
 void rel_route_timers(uint64_t now);
 void rel_route_reset(rel_peer_t *p);
 void rel_rtt_sample(rel_peer_t *p, uint64_t ns);

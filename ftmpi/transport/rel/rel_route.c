@@ -7,9 +7,18 @@
  * drains (fragment striping) and a small message takes the least loaded
  * route (message binding by size and load).
  *
+ * Per-route feedback: every DATA frame carries its number on its route,
+ * and every frame without payload the peer sends carries, per route, the
+ * highest number that arrived there. A route that has had frames out for
+ * route_wait while the peer's feedback (which reaches us, so the peer is
+ * running and some route works) shows none of them arrived, carries
+ * nothing: it is taken out of use. A receiver that is busy computing sends
+ * no feedback at all, so it never takes a route down; a slow route whose
+ * numbers still move is not lost either.
+ *
  * A route is taken out of use when the lower transport reports it lost
- * (reset, refused, stalled), when REL_ROUTE_TRIES of its fragments time out
- * while another route is ACKed, or after REL_ROUTE_NACKS NACKs in a row;
+ * (reset, refused, stalled), by the feedback rule above, or after
+ * REL_ROUTE_NACKS NACKs in a row;
  * its unACKed fragments are sent again on the others, and the peer is
  * told (ROUTE). The last route is never taken out of use: losing it makes
  * the peer suspect (the runtime decides). A route out of use gets a PROBE
@@ -117,7 +126,10 @@ static void route_up(int world, int r, int tell)
     if (rt->up)
         return;
     rt->up = 1;
-    rt->nto = rt->nnack = 0;
+    rt->nnack = 0;
+    /* what it held before it went may still be on its way: its clock
+     * starts again */
+    rt->fb_wait_ns = rt->tx_cnt != rt->fb_cnt ? timer_ns() : 0;
     R.n_route_up++;
     fprintf(stderr, "ftmpi: rel: rank %d: route %d to rank %d back in use\n", R.up->my_world, r,
             world);
@@ -152,7 +164,7 @@ void rel_rtt_sample(rel_peer_t *p, uint64_t s)
     p->rto = rto < R.rto_floor ? R.rto_floor : rto > R.rto_max ? R.rto_max : rto;
 }
 
-void rel_route_acked(rel_peer_t *p, rel_frag_t *f, uint64_t now)
+void rel_route_acked(rel_peer_t *p, rel_frag_t *f)
 {
     if (f->route < 0)
         return;
@@ -161,32 +173,58 @@ void rel_route_acked(rel_peer_t *p, rel_frag_t *f, uint64_t now)
         rt->inflight -= f->len;
         f->infl = 0;
     }
-    rt->nto = rt->nnack = 0;
-    rt->acked_ns = now;
+    rt->nnack = 0;
 }
 
-/* f, last sent on its route at f->sent_ns, timed out: after timer runs
- * with timeouts on the route REL_ROUTE_TRIES times in a row (the timeout
- * doubling each time), while another route has been ACKed since f was
- * sent, the route is lost (a receiver that is merely busy ACKs on no
- * route). */
-void rel_route_timeout(int world, rel_frag_t *f, uint64_t now)
+/* A DATA frame went on route r: its clock starts if nothing was out. */
+void rel_route_sent(rel_peer_t *p, int r, uint64_t now)
+{
+    rel_route_t *rt = &p->rt[r];
+    rt->tx_cnt++;
+    if (!rt->fb_wait_ns)
+        rt->fb_wait_ns = now;
+}
+
+/* Receiving: DATA frame h arrived on route r. */
+void rel_route_arrived(rel_peer_t *p, int r, const rel_hdr_t *h)
+{
+    rel_route_t *rt = &p->rt[r];
+    if ((int32_t)(h->rstate - rt->rx_cnt) > 0)
+        rt->rx_cnt = h->rstate;
+}
+
+/* The feedback for a frame without payload (rel_hdr_rxc). */
+void rel_route_fill(const rel_peer_t *p, rel_hdr_t *h)
+{
+    uint32_t c[TP_MAX_ROUTES] = {0};
+    for (int r = 0; r < TP_MAX_ROUTES; r++)
+        c[r] = p->rt[r].rx_cnt;
+    h->msg_len = (uint64_t)c[0] | (uint64_t)c[1] << 32;
+    h->rprev = (uint64_t)c[2] | (uint64_t)c[3] << 32;
+}
+
+/* The peer's feedback arrived (a frame without payload, on any route). */
+void rel_route_feedback(int world, const rel_hdr_t *h)
 {
     rel_peer_t *p = &R.peers[world];
-    if (f->route < 0 || p->nrt < 2)
-        return;
-    rel_route_t *rt = &p->rt[f->route];
-    if (rt->to_ns == now)
-        return; /* one count per timer run: timeouts in a row, not fragments */
-    rt->to_ns = now;
-    if (++rt->nto < REL_ROUTE_TRIES || !rt->up)
-        return;
-    for (int u = 0; u < p->nrt; u++)
-        if (u != f->route && p->rt[u].up && p->rt[u].acked_ns > f->sent_ns) {
-            route_down(world, f->route, "its fragments time out while another route answers",
-                       1);
-            return;
-        }
+    if (p->nrt < 2)
+        return; /* one route is never taken out of use */
+    uint64_t now = timer_ns();
+    for (int r = 0; r < p->nrt; r++) {
+        rel_route_t *rt = &p->rt[r];
+        uint32_t fb = rel_hdr_rxc(h, r);
+        int moved = (int32_t)(fb - rt->fb_cnt) > 0 && (int32_t)(rt->tx_cnt - fb) >= 0;
+        if (moved)
+            rt->fb_cnt = fb;
+        if (!rt->fb_wait_ns)
+            continue;
+        if (rt->tx_cnt == rt->fb_cnt)
+            rt->fb_wait_ns = 0; /* everything it carried arrived */
+        else if (moved)
+            rt->fb_wait_ns = now; /* slow, perhaps, but it delivers */
+        else if (rt->up && now - rt->fb_wait_ns > R.route_wait)
+            route_down(world, r, "the peer answers, but nothing sent on it arrives", 1);
+    }
 }
 
 void rel_route_nacked(int world, rel_frag_t *f)

@@ -74,6 +74,7 @@ int rel_ctl_send(int world, int r, int kind, uint64_t seq, uint32_t route, uint3
     rel_hdr_t h = {.magic = REL_MAGIC, .kind = (uint8_t)kind, .src_inc = R.up->my_inc,
                    .dst_inc = p->inc, .src = R.up->my_world, .seq = seq,
                    .ack = p->expect - 1, .off = sack_map(p), .route = route, .rstate = rstate};
+    rel_route_fill(p, &h);
     rel_hdr_seal(&h);
     int rc = R.low->send_on ? R.low->send_on(world, r, &h, NULL, 0)
                             : R.low->send(world, world, &h, NULL, 0);
@@ -156,11 +157,11 @@ static int keep(rel_peer_t *p, const rel_hdr_t *h, const char *payload)
     rel_frag_t **slot = &p->ooo[h->seq % REL_WINDOW];
     if (*slot)
         return 0; /* a slot still holds one a window behind: the sender sends it again */
-    rel_frag_t *f = malloc(sizeof(*f) + sizeof(*h) + h->len);
+    rel_frag_t *f = rel_pool_alloc(sizeof(*f) + sizeof(*h) + h->len);
     if (!f)
         return 0;
     if (crc32c_copy(0, f->buf + sizeof(*h), payload, h->len) != h->dcrc) {
-        free(f);
+        rel_pool_free(f);
         return -1;
     }
     f->seq = h->seq;
@@ -217,6 +218,8 @@ void rel_rx_deliver(int src, void *pkt, size_t len)
     if (h.src_inc != p->inc || h.dst_inc != R.up->my_inc)
         return; /* for or from another incarnation: stale */
     rel_tx_acked(src, h.ack);
+    if (h.kind != RK_DATA)
+        rel_route_feedback(src, &h);
     if (h.kind == RK_ACK || h.kind == RK_NACK)
         rel_tx_sacked(src, h.ack, h.off);
     if (h.kind == RK_NACK) {
@@ -231,6 +234,7 @@ void rel_rx_deliver(int src, void *pkt, size_t len)
     if (rr >= 0 && rr < TP_MAX_ROUTES) {
         p->ack_route = rr;
         p->rt[rr].rx_bytes += len;
+        rel_route_arrived(p, rr, &h);
     }
     char *payload = (char *)pkt + sizeof(h);
     if (h.len != len - sizeof(h) || h.uhl > h.len) {
@@ -277,7 +281,7 @@ void rel_rx_deliver(int src, void *pkt, size_t len)
         memcpy(&kh, f->buf, sizeof(kh));
         now |= (kh.flags & RF_ACKNOW) != 0;
         use(src, p, &kh, f->buf + sizeof(kh), 0);
-        free(f);
+        rel_pool_free(f);
         p->expect++;
     }
     if (++p->since_ack >= 16)
@@ -321,7 +325,7 @@ void rel_rx_drop(int world)
     rel_peer_t *p = &R.peers[world];
     if (p->ooo)
         for (int i = 0; i < REL_WINDOW; i++) {
-            free(p->ooo[i]);
+            rel_pool_free(p->ooo[i]);
             p->ooo[i] = NULL;
         }
     if (p->sink)

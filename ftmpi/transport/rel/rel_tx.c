@@ -35,7 +35,7 @@ static void frag_free(rel_peer_t *p, rel_frag_t *f, int err)
     p->nfrag--;
     R.nbusy--;
     rel_stream_t *st = f->st;
-    free(f);
+    rel_pool_free(f);
     if (st && --st->frags == 0) {
         st->src->done(st->src, err);
         free(st);
@@ -44,7 +44,7 @@ static void frag_free(rel_peer_t *p, rel_frag_t *f, int err)
 
 static rel_frag_t *frag_new(rel_peer_t *p, size_t bytes)
 {
-    rel_frag_t *f = malloc(sizeof(*f) + bytes); /* the payload is written over whole */
+    rel_frag_t *f = rel_pool_alloc(sizeof(*f) + bytes); /* the payload is written over whole */
     if (!f)
         return NULL;
     memset(f, 0, sizeof(*f));
@@ -91,7 +91,7 @@ int rel_tx_send(int world, const void *hdr, const struct iovec *iov, int n)
     int rc = rel_tx_xmit(world, f, -1);
     if (rc < 0) { /* not taken: as if never made */
         list_del(&f->link);
-        free(f);
+        rel_pool_free(f);
         p->next_seq--;
         p->nfrag--;
         R.nbusy--;
@@ -207,6 +207,7 @@ int rel_tx_xmit(int world, rel_frag_t *f, int avoid)
         r = ord[i];
         h.route = (uint32_t)r;
         h.rprev = p->rt[r].last_seq;
+        h.rstate = p->rt[r].tx_cnt + 1;
         rel_hdr_seal(&h);
         rc = R.low->send_on ? R.low->send_on(world, r, &h, v, k)
                             : R.low->send(world, world, &h, v, k);
@@ -228,6 +229,7 @@ int rel_tx_xmit(int world, rel_frag_t *f, int avoid)
     f->route = r;
     f->infl = 1;
     f->sent_ns = timer_ns();
+    rel_route_sent(p, r, f->sent_ns);
     return 0;
 }
 
@@ -298,7 +300,7 @@ void rel_tx_acked(int world, uint64_t ack)
             now = timer_ns();
         if (f->sent == 1 && !f->sacked) /* Karn: never from a fragment sent again */
             rtt = now - f->sent_ns;
-        rel_route_acked(p, f, now);
+        rel_route_acked(p, f);
         frag_free(p, f, 0);
         moved = 1;
     }
@@ -350,7 +352,7 @@ void rel_tx_sacked(int world, uint64_t ack, uint64_t map)
         if (f->seq >= ack + 2 && (map >> (f->seq - ack - 2)) & 1 && !f->sacked) {
             f->sacked = 1;
             p->progress_ns = timer_ns();
-            rel_route_acked(p, f, p->progress_ns);
+            rel_route_acked(p, f);
         }
     }
 }
@@ -377,7 +379,6 @@ void rel_tx_timers(uint64_t now)
                 f->deadline = p->progress_ns + f->rto;
             if (f->deadline <= now) {
                 f->rto = f->rto * 2 < R.rto_max ? f->rto * 2 : R.rto_max;
-                rel_route_timeout(w, f, now);
                 if (first) {
                     if (!f->in_resend)
                         R.n_by_timer++;

@@ -6,7 +6,9 @@
  * frame, corrupt flips one bit of its body (payload, or the header when
  * there is none), dup delivers it twice, reorder holds it back and delivers
  * it after the next frame of the connection (or at the end of the read).
- * Unset, it costs one test of a flag per frame.
+ * route:N limits all of it to the frames that arrive on route N (one of
+ * several networks between two hosts), so that one route is bad and the
+ * others are clean. Unset, it costs one test of a flag per frame.
  */
 #include "tcp_int.h"
 
@@ -38,6 +40,12 @@ int tcp_fault_parse(const char *spec, int my_world)
             seed ^= (uint64_t)v * 0xbf58476d1ce4e5b9ull;
             continue;
         }
+        if (!strcmp(tok, "route")) {
+            if (v < 0 || v >= TCP_MAX_ROUTES || v != (int)v)
+                goto bad;
+            tcp_faults.route = (int)v + 1;
+            continue;
+        }
         if (v < 0 || v > 1)
             goto bad;
         uint32_t t = (uint32_t)(v * 4294967295.0);
@@ -57,8 +65,9 @@ int tcp_fault_parse(const char *spec, int my_world)
                     tcp_faults.reorder;
     return 0;
 bad:
-    fprintf(stderr, "ftmpi: FTMPI_NET_FAULTS='%s' is not a fault list: "
-                    "drop:R,corrupt:R,dup:R,reorder:R[,seed:N] with R in [0,1]\n", spec);
+    fprintf(stderr, "ftmpi: FTMPI_NET_FAULTS='%s' is not a fault list: drop:R,corrupt:R,"
+                    "dup:R,reorder:R[,seed:N][,route:N] with R in [0,1], N in 0..%d\n",
+            spec, TCP_MAX_ROUTES - 1);
     return -1;
 }
 
@@ -88,6 +97,10 @@ void tcp_fault_flush(tcp_conn_t *c)
 void tcp_fault_deliver(tcp_conn_t *c, char *pkt, size_t hlen, size_t dlen)
 {
     size_t len = hlen + dlen;
+    if (tcp_faults.route && c->route != tcp_faults.route - 1) {
+        T.env->deliver(c->peer, pkt, len);
+        return;
+    }
     if (hit(tcp_faults.drop)) {
         tcp_faults.n_drop++;
         return;

@@ -139,6 +139,7 @@ int tcp_routes(int world);
 typedef struct {
     int on;
     uint32_t drop, corrupt, dup, reorder;
+    int route;                /* 0: every route; r + 1: route r only */
     uint64_t rng;
     uint64_t n_drop, n_corrupt, n_dup, n_reorder;
 } tcp_faults_t;
