@@ -288,6 +288,7 @@ struct dense_ctx {
     /* the layer's bookkeeping */
     ftiter_stats_t plain;   /* --ft none: the stats the skeleton would keep */
     double max_ckpt_s, max_panel_s; /* slowest computing rank */
+    double max_prefault_s;          /* the checkpoint halves' first touch, before the loop */
     int64_t max_panels_run;
     double check_s;                  /* time in the app's finish (the checks) */
     /* --ft abft: panels applied by this rank (-1: none yet, a replacement),
