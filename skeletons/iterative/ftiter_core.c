@@ -133,6 +133,7 @@ static int core_start(ftiter_t *sk)
     if (rc != FTITER_SUCCESS || sk->par.ckpt_interval <= 0)
         return rc;
     /* the checkpoint halves, touched before the loop (dckpt_prefault) */
+    ftiter_fault_point("prefault", 0);
     double t0 = MPI_Wtime();
     int drc = dckpt_prefault(sk->ckpt);
     sk->st.prefault_s = MPI_Wtime() - t0;
