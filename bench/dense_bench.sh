@@ -54,21 +54,30 @@ RAW=$WORK/raw
 T0=$(date +%s)
 echo "dense_bench: n=$N nb=$NB grids=$GRIDS runs=$RUNS; load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 json() { grep -Eo "\"$2\": [0-9.e+-]+" <<<"$1" | head -n 1 | sed 's/.*: //'; }
+# the factorization's time: the panels plus the checkpoints or panel-count
+# control steps (slowest rank each), without the setup, the input, the
+# prefault, the solve and the checks (qr's checks cost as much as the
+# factorization)
+fact() {
+    local p c
+    p=$(json "$1" panel_time_s) c=$(json "$1" checkpoint_time_s)
+    python3 -c "print(${p:-float('nan')} + ${c:-0})"
+}
 for app in $APPS; do
     case $app in lu) op=getrf ;; qr) op=geqrf ;; *) op=gemm ;; esac
     for grid in $GRIDS; do
         P=${grid%x*} Q=${grid#*x} np=$((P * Q)) half=$(( (N + NB - 1) / NB / 2 ))
         for r in $(seq "$RUNS"); do
             o=$($RUN -np $np "$WORK/$app" --n $N --nb $NB --grid $grid --json)
-            echo "$app $grid none $(json "$o" panel_gflops) $(json "$o" solve_time_s)" | tee -a "$RAW" >&2
+            echo "$app $grid none $(json "$o" panel_gflops) $(json "$o" solve_time_s) 0 $(fact "$o")" | tee -a "$RAW" >&2
             o=$(mpirun.openmpi --oversubscribe -np $np "$WORK/scalapack_dense" $op $N $NB $P $Q)
             echo "$app $grid scalapack $(sed 's/.*gflops=\([0-9.]*\).*/\1/' <<<"$o") $(sed 's/.*time_s=\([0-9.]*\).*/\1/' <<<"$o")" | tee -a "$RAW" >&2
             o=$($RUN -np $((np + 1)) "$WORK/$app" --n $N --nb $NB --grid $grid --ft ckpt --ckpt-interval 8 --json)
-            echo "$app $grid ckpt $(json "$o" gflops) $(json "$o" solve_time_s) $(json "$o" checkpoint_overhead_pct)" | tee -a "$RAW" >&2
-            # abft: a checksum column (lu, P ranks) or row (matmul, Q ranks), + 1
-            ck=$([ "$app" = lu ] && echo $P || echo $Q)
+            echo "$app $grid ckpt $(json "$o" gflops) $(json "$o" solve_time_s) $(json "$o" checkpoint_overhead_pct) $(fact "$o") $(json "$o" ckpt_prefault_s)" | tee -a "$RAW" >&2
+            # abft: a checksum column (lu, qr: P ranks) or row (matmul: Q ranks), + 1
+            ck=$([ "$app" = matmul ] && echo $Q || echo $P)
             if o=$($RUN -np $((np + ck + 1)) "$WORK/$app" --n $N --nb $NB --grid $grid --ft abft --json 2>/dev/null); then
-                echo "$app $grid abft $(json "$o" gflops) $(json "$o" solve_time_s)" | tee -a "$RAW" >&2
+                echo "$app $grid abft $(json "$o" gflops) $(json "$o" solve_time_s) 0 $(fact "$o")" | tee -a "$RAW" >&2
             fi
             ev=$WORK/ev.jsonl
             o=$($RUN --event-log "$ev" --kill-at panel=$half@1 -np $((np + 1)) "$WORK/$app" --n $N --nb $NB --grid $grid --ft ckpt --ckpt-interval 8 --json --event-log "$ev")
@@ -91,16 +100,17 @@ def med(key, i):
     return st.median(v) if v else float('nan')
 for app in dict.fromkeys(k[0] for k in rows):
     print(f"\n**{app}**, n = {n}, NB = {nb} (medians of {len(rows[(app, next(k[1] for k in rows if k[0]==app), 'none')])} runs)\n")
-    print("| grid | ftmpi GFLOP/s | ScaLAPACK GFLOP/s | ratio | ckpt K=8 s | ckpt overhead (time) | ckpt overhead (reported) | abft s | abft overhead | recovery s (detect + MPI + restore) |")
+    print("| grid | ftmpi GFLOP/s | ScaLAPACK GFLOP/s | ratio | factorization s (none / ckpt K=8 / abft) | ckpt overhead | ckpt overhead (reported) | ckpt prefault s | abft overhead | recovery s (detect + MPI + restore) |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for grid in dict.fromkeys(k[1] for k in rows if k[0] == app):
         g0, gs = med((app, grid, 'none'), 0), med((app, grid, 'scalapack'), 0)
-        t0, tc = med((app, grid, 'none'), 1), med((app, grid, 'ckpt'), 1)
-        ta = med((app, grid, 'abft'), 1)
+        f0, fc, fa = (med((app, grid, v), 3) for v in ('none', 'ckpt', 'abft'))
         rec = [sum(r[2:5]) for r in rows.get((app, grid, 'kill'), []) if len(r) >= 5]
         parts = [med((app, grid, 'kill'), i) for i in (2, 3, 4)]
         recs = f"{st.median(rec):.3f} ({parts[0]:.3f} + {parts[1]:.3f} + {parts[2]:.3f})" if rec else "n/a"
-        abft = (f"{ta:.2f}", f"{100*(ta/t0-1):+.1f}%") if ta == ta else ("n/a", "n/a")
-        print(f"| {grid} | {g0:.2f} | {gs:.2f} | {g0/gs:.2f} | {tc:.2f} | {100*(tc/t0-1):+.1f}% | "
-              f"{med((app, grid, 'ckpt'), 2):.1f}% | {abft[0]} | {abft[1]} | {recs} |")
+        abft = f"{100*(fa/f0-1):+.1f}%" if fa == fa else "n/a"
+        fas = f"{fa:.2f}" if fa == fa else "n/a"
+        print(f"| {grid} | {g0:.2f} | {gs:.2f} | {g0/gs:.2f} | {f0:.2f} / {fc:.2f} / {fas} | "
+              f"{100*(fc/f0-1):+.1f}% | {med((app, grid, 'ckpt'), 2):.1f}% | "
+              f"{med((app, grid, 'ckpt'), 4):.2f} | {abft} | {recs} |")
 PY

@@ -77,6 +77,31 @@ int dckpt_store_slot_reserve(dckpt_slot_t *slot, size_t len, int group_size)
     return DCKPT_SUCCESS;
 }
 
+int dckpt_prefault(dckpt_ctx_t *ctx)
+{
+    if (ctx == NULL)
+        return DCKPT_ERR_ARG;
+    if (ctx->needs_restore)
+        return DCKPT_ERR_STATE;
+    ctx->fresh = 0; /* the communicators are in use now (dckpt_restore.c) */
+    const dckpt_layout_t *lay = &ctx->lay;
+    /* a checksum rank's half holds the group's fragment: its longest data
+       rank's state, as dckpt_checkpoint computes it from the records */
+    unsigned long long mine = lay->is_checksum ? 0 : dckpt_store_registered_bytes(ctx);
+    unsigned long long frag = 0;
+    if (MPI_Allreduce(&mine, &frag, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, ctx->group) !=
+        MPI_SUCCESS)
+        return DCKPT_ERR_MPI;
+    size_t len = (size_t)(lay->is_checksum ? frag : mine);
+    int rc = DCKPT_SUCCESS;
+    for (int s = 0; s < 2 && rc == DCKPT_SUCCESS; s++)
+        if (ctx->slot[s].state == DCKPT_SLOT_EMPTY) /* never a half that holds an epoch */
+            rc = dckpt_store_slot_reserve(&ctx->slot[s], len, lay->group_size);
+    if (rc == DCKPT_SUCCESS)
+        rc = dckpt_store_pool_reserve(ctx, dckpt_pipe_pool_bytes(lay->m, ctx->params.chunk_bytes));
+    return rc;
+}
+
 void dckpt_store_slot_clear(dckpt_slot_t *slot)
 {
     slot->state = DCKPT_SLOT_EMPTY;

@@ -288,6 +288,7 @@ struct dense_ctx {
     /* the layer's bookkeeping */
     ftiter_stats_t plain;   /* --ft none: the stats the skeleton would keep */
     double max_ckpt_s, max_panel_s; /* slowest computing rank */
+    double max_prefault_s;          /* the checkpoint halves' first touch, before the loop */
     int64_t max_panels_run;
     double check_s;                  /* time in the app's finish (the checks) */
     /* --ft abft: panels applied by this rank (-1: none yet, a replacement),
@@ -342,6 +343,29 @@ int dense_abft_lost(dense_ctx_t *d, MPI_Comm group, int lost, int pos, const cha
    that rebuilds its part: +1 for the checksum, -1 for the others, or +1 for
    everyone when the checksum rank itself is rebuilt. */
 double dense_abft_sign(int root, int cpos, int pos);
+/* The factorizations with a checksum process column (lu, qr; grid column
+   Q, A of the data grid's shape). dense_abft_copy: back 0 copies into bk
+   (dense_mat_bytes(A) is enough) the part of A that panel k may change (rows
+   and columns from the panel's first; a checksum rank: all its columns),
+   back 1 copies it back. dense_abft_recover_row, in abft_recover: *state
+   is the panels done in A (-1: in the middle of one), *bk_panel the panel
+   bk was copied for. Brings A back to the start of `panel` from bk where it
+   can; *lost: it could not (a replacement); then, collective over the grid,
+   dense_abft_lost over my process row (*root), and if my row lost a rank,
+   it gets its A as the checksum minus the others' true values (or their
+   sum, the checksum rank lost), where the entries below the diagonal of the
+   columns of panels before `panel` count as zero and are set to zero on
+   the rebuilt rank. MPI error code (MPI_ERR_NO_MEM), or FTITER_ERR_APP. */
+void dense_abft_copy(const dense_ctx_t *d, dense_mat_t *A, double *bk, int64_t k, int back);
+/* The input of grid position (myrow, gq->mycol) of the P x Q data grid into
+   t (zeroed, of A's shape on that position): an app's callback. */
+typedef int (*dense_part_fn)(void *app, dense_ctx_t *d, dense_mat_t *t, const dense_grid_t *gq);
+/* A = the input of my position (a data rank; any --ft) or, on a checksum
+   column rank, the sum of its process row's (fill called once per part).
+   MPI error code or FTITER_ERR_APP with d->err. */
+int dense_abft_input(dense_ctx_t *d, dense_mat_t *A, dense_part_fn fill, void *app);
+int dense_abft_recover_row(dense_ctx_t *d, dense_mat_t *A, const double *bk, int64_t *bk_panel,
+                           int64_t *state, int64_t panel, int *root, int *lost);
 
 /* Runs the app: 0, or ends the process (unrecoverable: exit 3; other fatal
    errors: 4, through MPI_Abort). Prints the report on world rank 0. */

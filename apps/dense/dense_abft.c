@@ -1,9 +1,14 @@
 /*
  * dense_abft.c - what the apps' --ft abft recoveries share (dense.h): who
  * was lost in each checksum group, and the sign of each part in the sum
- * that rebuilds it.
+ * that rebuilds it; for the factorizations with a checksum process column
+ * (lu, qr), the copy of what a panel changes and the rebuild of a process
+ * row's lost part.
  */
 #include "dense.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 int dense_abft_lost(dense_ctx_t *d, MPI_Comm group, int lost, int pos, const char *what,
                     int *root)
@@ -28,4 +33,119 @@ double dense_abft_sign(int root, int cpos, int pos)
 {
     /* the checksum rank lost: the sum of the others; else the checksum minus them */
     return root == cpos || pos == cpos ? 1.0 : -1.0;
+}
+
+/* the part of A that panel k may change (the factorizations' checksum
+   column, lu and qr): rows from the panel's first row, columns from the
+   panel's first column (a checksum rank: all its columns) */
+static void abft_region(const dense_ctx_t *d, const dense_mat_t *A, int64_t k, int64_t *r0,
+                        int64_t *c0)
+{
+    const dense_grid_t *g = &d->grid;
+    *r0 = dense_numroc(k * A->nb, A->nb, g->myrow, d->o->P);
+    *c0 = g->mycol < d->o->Q ? dense_numroc(k * A->nb, A->nb, g->mycol, d->o->Q) : 0;
+}
+
+void dense_abft_copy(const dense_ctx_t *d, dense_mat_t *A, double *bk, int64_t k, int back)
+{
+    int64_t r0, c0;
+    abft_region(d, A, k, &r0, &c0);
+    size_t h = (size_t)(A->lr - r0);
+    for (int64_t c = c0; c < A->lc; c++) {
+        double *a = &DENSE_AT(A, r0, c), *b = bk + (size_t)(c - c0) * h;
+        memcpy(back ? a : b, back ? b : a, sizeof(double) * h);
+    }
+}
+
+/* below the diagonal in a column of a finished panel (global column j < k
+   NB, row i > j): the factorizations keep their multipliers or reflectors
+   there, which stand for the zeros the elimination made (a checksum rank
+   holds sums of the true values: never) */
+static int abft_is_lower(const dense_ctx_t *d, const dense_mat_t *A, int64_t li, int64_t lj,
+                         int64_t k)
+{
+    const dense_grid_t *g = &d->grid;
+    if (g->mycol >= d->o->Q)
+        return 0;
+    int64_t gi = dense_l2g(li, A->nb, g->myrow, d->o->P);
+    int64_t gj = dense_l2g(lj, A->nb, g->mycol, d->o->Q);
+    return gj < k * A->nb && gi > gj;
+}
+
+static int abft_rebuild_row(const dense_ctx_t *d, dense_mat_t *A, int64_t panel, int lost,
+                            int root)
+{
+    const dense_grid_t *g = &d->grid;
+    int Q = d->o->Q;
+    int64_t lr = A->lr, lcmax = dense_numroc(A->N, A->nb, 0, Q);
+    size_t n = (size_t)(lr > 0 ? lr : 1) * (size_t)(lcmax > 0 ? lcmax : 1);
+    double *w = calloc(n + 1, sizeof(double)), *r = calloc(n + 1, sizeof(double));
+    if (!w || !r) {
+        free(w);
+        free(r);
+        return MPI_ERR_NO_MEM;
+    }
+    double sign = dense_abft_sign(root, Q, g->mycol);
+    if (!lost)
+        for (int64_t j = 0; j < A->lc; j++)
+            for (int64_t i = 0; i < lr; i++)
+                if (!abft_is_lower(d, A, i, j, panel))
+                    w[(size_t)j * (size_t)lr + (size_t)i] = sign * DENSE_AT(A, i, j);
+    int rc = MPI_Reduce(w, r, (int)n, MPI_DOUBLE, MPI_SUM, root, g->row);
+    if (rc == MPI_SUCCESS && lost)
+        for (int64_t j = 0; j < A->lc; j++)
+            for (int64_t i = 0; i < lr; i++)
+                DENSE_AT(A, i, j) =
+                    abft_is_lower(d, A, i, j, panel) ? 0.0 : r[(size_t)j * (size_t)lr + (size_t)i];
+    free(w);
+    free(r);
+    return rc;
+}
+
+int dense_abft_recover_row(dense_ctx_t *d, dense_mat_t *A, const double *bk, int64_t *bk_panel,
+                           int64_t *state, int64_t panel, int *root, int *lost)
+{
+    /* 1. back to the start of `panel`, where possible */
+    if (*state != panel && *bk_panel == panel) {
+        dense_abft_copy(d, A, (double *)bk, panel, 1);
+        *state = panel;
+    }
+    *lost = *state != panel;
+    /* 2. who was lost in my process row (two in one: exit 3) */
+    int rc = dense_abft_lost(d, d->grid.row, *lost, d->grid.mycol, "process row", root);
+    if (rc != MPI_SUCCESS || *root < 0)
+        return rc;
+    /* 3. rebuild: the checksum minus the others' true values, or their sum */
+    rc = abft_rebuild_row(d, A, panel, *lost, *root);
+    if (rc == MPI_SUCCESS && *lost) {
+        *state = panel;
+        *bk_panel = -1;
+    }
+    return rc;
+}
+
+int dense_abft_input(dense_ctx_t *d, dense_mat_t *A, dense_part_fn fill, void *app)
+{
+    const dense_opts_t *o = d->o;
+    memset(A->a, 0, dense_mat_bytes(A));
+    int q0 = d->grid.mycol < o->Q ? d->grid.mycol : 0;
+    int q1 = d->grid.mycol < o->Q ? q0 + 1 : o->Q;
+    int rc = MPI_SUCCESS;
+    for (int q = q0; q < q1 && rc == MPI_SUCCESS; q++) {
+        dense_grid_t gq = d->grid;
+        gq.P = o->P;
+        gq.Q = o->Q;
+        gq.mycol = q;
+        dense_mat_t t;
+        if (dense_mat_alloc(&t, &gq, A->M, A->N, A->nb)) {
+            snprintf(d->err, sizeof d->err, "out of memory building the matrix");
+            return FTITER_ERR_APP;
+        }
+        rc = fill(app, d, &t, &gq);
+        for (int64_t j = 0; j < t.lc && rc == MPI_SUCCESS; j++)
+            for (int64_t i = 0; i < t.lr; i++)
+                DENSE_AT(A, i, j) += DENSE_AT(&t, i, j);
+        dense_mat_free(&t);
+    }
+    return rc;
 }

@@ -79,6 +79,8 @@ void dense_report(FILE *out, const dense_ctx_t *d)
             app_json_dbl(out, "daly_interval_panels", k_daly > 0 ? k_daly : NAN, 1);
         }
         app_json_dbl(out, "time_per_panel_s", tpp, 1);
+        if (o->ft == DENSE_FT_CKPT)
+            app_json_dbl(out, "ckpt_prefault_s", d->max_prefault_s, 1);
         app_report_ckpt_json_end(out, o->ft == DENSE_FT_CKPT ? o->ckpt_interval : 0, st,
                                  d->max_ckpt_s, ovh, o->event_log, "panel");
         fflush(out);
@@ -111,6 +113,9 @@ void dense_report(FILE *out, const dense_ctx_t *d)
                 "(%.1f%% of the failure-free run)\n",
                 o->prog, (long long)st->checkpoints, (long long)o->ckpt_interval,
                 (double)st->ckpt_bytes / 1048576.0, d->max_ckpt_s, ovh);
+    if (o->ft == DENSE_FT_CKPT)
+        fprintf(out, "%s: checkpoint halves touched before the first panel: %.3f s (not in the "
+                "checkpoint time)\n", o->prog, d->max_prefault_s);
     if (k_daly > 0)
         fprintf(out,
                 "%s: Young/Daly: with %.3f s per checkpoint, %.3f s per panel and an MTBF of "

@@ -192,9 +192,12 @@ static int run_finish(void *arg, MPI_Comm data, int64_t iter, int converged)
     d->check = v[0];
     d->check_passed = (int)v[1];
     const ftiter_stats_t *st = d->sk ? ftiter_stats(d->sk) : &d->plain;
-    double t[4] = {st->ckpt_s, st->iterate_s, (double)st->iterations_run, r->check_s}, tm[4];
-    if ((rc = MPI_Allreduce(t, tm, 4, MPI_DOUBLE, MPI_MAX, data)) != MPI_SUCCESS)
+    double t[5] = {st->ckpt_s, st->iterate_s, (double)st->iterations_run, r->check_s,
+                   st->prefault_s},
+           tm[5];
+    if ((rc = MPI_Allreduce(t, tm, 5, MPI_DOUBLE, MPI_MAX, data)) != MPI_SUCCESS)
         return rc;
+    d->max_prefault_s = tm[4];
     d->max_ckpt_s = tm[0];
     d->max_panel_s = tm[1];
     d->max_panels_run = (int64_t)tm[2];

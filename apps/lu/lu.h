@@ -55,12 +55,10 @@ int lu_panel(void *app, dense_ctx_t *d, int64_t k);
 int lu_finish(void *app, dense_ctx_t *d);
 
 /* --ft abft (lu_abft.c): the checksum column's ranks; the copy taken at the
-   start of panel k; the recovery (dense_ops_t.abft_recover); [A | 0 | B] of
-   grid position (myrow, q) added into `into` (a data rank: its own part) */
+   start of panel k; the recovery (dense_ops_t.abft_recover) */
 int lu_abft_extra_ranks(const dense_opts_t *o);
 int lu_abft_backup(lu_app_t *a, dense_ctx_t *d, int64_t k);
 int lu_abft_recover(void *app, dense_ctx_t *d, int64_t panel, int64_t done);
-int lu_input(lu_app_t *a, dense_ctx_t *d, dense_mat_t *into, int q);
 
 /* the right-hand side b (stream 1 of the seed) and the matrix A (stream 0) */
 #define LU_STREAM_A 0

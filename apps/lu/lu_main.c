@@ -87,49 +87,28 @@ nomem:
     return FTITER_ERR_APP;
 }
 
-/* [A | 0 | B] of grid position (myrow, q), added into `into` */
-int lu_input(lu_app_t *a, dense_ctx_t *d, dense_mat_t *into, int q)
+/* [A | 0 | B] of grid position (myrow, gq->mycol) into t (zeroed) */
+static int lu_input(void *app, dense_ctx_t *d, dense_mat_t *t, const dense_grid_t *gq)
 {
+    lu_app_t *a = app;
     const dense_opts_t *o = d->o;
-    dense_grid_t gq = d->grid;
-    gq.P = o->P;
-    gq.Q = o->Q;
-    gq.mycol = q;
-    dense_mat_t t;
-    if (dense_mat_alloc(&t, &gq, a->n, a->nA + o->nrhs, o->nb)) {
-        snprintf(d->err, sizeof d->err, "out of memory building the matrix");
-        return FTITER_ERR_APP;
-    }
     if (o->matrix) {
-        if (dense_mat_read_mtx(&t, &gq, o->matrix, 0, d->err, sizeof d->err)) {
-            dense_mat_free(&t);
+        if (dense_mat_read_mtx(t, gq, o->matrix, 0, d->err, sizeof d->err))
             return FTITER_ERR_APP;
-        }
     } else {
         dense_rand_ctx_t ca = {o->seed, LU_STREAM_A};
-        dense_mat_fill(&t, &gq, a->n, 0, a->n, dense_rand_fn, &ca);
+        dense_mat_fill(t, gq, a->n, 0, a->n, dense_rand_fn, &ca);
     }
     dense_rand_ctx_t cb = {o->seed, LU_STREAM_B};
-    dense_mat_fill(&t, &gq, a->n, a->nA, o->nrhs, dense_rand_fn, &cb);
-    for (int64_t j = 0; j < t.lc; j++)
-        for (int64_t i = 0; i < t.lr; i++)
-            DENSE_AT(into, i, j) += DENSE_AT(&t, i, j);
-    dense_mat_free(&t);
+    dense_mat_fill(t, gq, a->n, a->nA, o->nrhs, dense_rand_fn, &cb);
     return MPI_SUCCESS;
 }
 
 static int lu_init(void *app, dense_ctx_t *d)
 {
     lu_app_t *a = app;
-    const dense_opts_t *o = d->o;
-    memset(a->A.a, 0, dense_mat_bytes(&a->A));
-    int rc = MPI_SUCCESS;
-    if (d->grid.mycol < o->Q) {
-        rc = lu_input(a, d, &a->A, d->grid.mycol);
-    } else { /* an abft checksum rank: the sum of its process row's parts */
-        for (int q = 0; q < o->Q && rc == MPI_SUCCESS; q++)
-            rc = lu_input(a, d, &a->A, q);
-    }
+    /* a data rank its part, an abft checksum rank the sum of its row's */
+    int rc = dense_abft_input(d, &a->A, lu_input, a);
     for (int64_t i = 0; i < a->n; i++)
         a->ipiv[i] = (double)i;
     a->state = 0;

@@ -134,6 +134,23 @@ static int panel_factor(const dense_grid_t *g, dense_mat_t *A, int k, double *ta
     return rc;
 }
 
+void qr_panel_v(const dense_grid_t *g, const dense_mat_t *A, int k, double *V)
+{
+    int nb = A->nb, j0 = k * nb, jb = panel_width(A, k);
+    int i0 = (int)dense_numroc(j0, nb, g->myrow, g->P), mv = A->lr - i0;
+    int lc0 = (int)dense_numroc(j0, nb, g->mycol, g->Q);
+    for (int j = 0; j < jb; j++) {
+        double *v = V + (size_t)j * mv;
+        if (mv > 0)
+            memcpy(v, A->a + (size_t)(lc0 + j) * A->ld + i0, (size_t)mv * sizeof(double));
+        if (g->myrow == k % g->P) { /* unit lower triangle on the diagonal block */
+            for (int r = 0; r < j; r++)
+                v[r] = 0.0;
+            v[j] = 1.0;
+        }
+    }
+}
+
 /* V and T of panel k into wk->buf = [T (jb x jb) | tau (jb) | V (mv x jb)],
    formed on the panel's process column (G = V^T V reduced over it), then
    broadcast along the process rows. tau is read on the panel's column and
@@ -141,22 +158,12 @@ static int panel_factor(const dense_grid_t *g, dense_mat_t *A, int k, double *ta
 static int panel_vt(const dense_grid_t *g, const dense_mat_t *A, int k, double *tau, qr_work_t *wk)
 {
     int nb = A->nb, j0 = k * nb, jb = panel_width(A, k);
-    int pr0 = k % g->P, pc = k % g->Q;
+    int pc = k % g->Q;
     int i0 = (int)dense_numroc(j0, nb, g->myrow, g->P), mv = A->lr - i0;
     double *T = wk->buf, *tb = T + (size_t)jb * jb, *V = tb + jb, *G = wk->gram;
     int rc = MPI_SUCCESS;
     if (g->mycol == pc) {
-        int lc0 = (int)dense_numroc(j0, nb, g->mycol, g->Q);
-        for (int j = 0; j < jb; j++) {
-            double *v = V + (size_t)j * mv;
-            if (mv > 0)
-                memcpy(v, A->a + (size_t)(lc0 + j) * A->ld + i0, (size_t)mv * sizeof(double));
-            if (g->myrow == pr0) { /* unit lower triangle on the diagonal block */
-                for (int r = 0; r < j; r++)
-                    v[r] = 0.0;
-                v[j] = 1.0;
-            }
-        }
+        qr_panel_v(g, A, k, V);
         if (mv > 0)
             cblas_dsyrk(CblasColMajor, CblasUpper, CblasTrans, jb, mv, 1.0, V, mv, 0.0, G, jb);
         else
@@ -178,13 +185,22 @@ static int panel_vt(const dense_grid_t *g, const dense_mat_t *A, int k, double *
             cblas_dtrmv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, i, T, jb, ci, 1);
         }
     }
-    if (g->Q > 1) {
+    int nrow;
+    if ((rc = MPI_Comm_size(g->row, &nrow)) != MPI_SUCCESS)
+        return rc;
+    if (nrow > 1) { /* the process row (with --ft abft, its checksum rank too) */
         size_t cnt = (size_t)jb * jb + jb + (size_t)mv * jb;
         rc = MPI_Bcast(wk->buf, (int)cnt, MPI_DOUBLE, pc, g->row);
         if (rc == MPI_SUCCESS && g->mycol != pc)
             memcpy(tau + j0, tb, (size_t)jb * sizeof(double));
     }
     return rc;
+}
+
+double *qr_house_v(const qr_work_t *wk, const dense_mat_t *A, int k)
+{
+    int jb = panel_width(A, k);
+    return wk->buf + (size_t)jb * jb + jb;
 }
 
 /* C(i0:, 0:ncl) = (I - V op(T) V^T) C(i0:, 0:ncl): W = V^T C reduced over
@@ -223,7 +239,8 @@ int qr_factor_panel(const dense_grid_t *g, dense_mat_t *A, int k, double *tau, q
         rc = panel_vt(g, A, k, tau, wk);
     if (rc != MPI_SUCCESS)
         return rc;
-    int lcs = (int)dense_numroc(j0 + jb, nb, g->mycol, g->Q);
+    /* an abft checksum rank (grid column Q): all its columns are trailing */
+    int lcs = g->mycol < g->Q ? (int)dense_numroc(j0 + jb, nb, g->mycol, g->Q) : 0;
     return wy_update(g, A, k, 1, A->a + (size_t)lcs * A->ld, A->ld, A->lc - lcs, wk);
 }
 

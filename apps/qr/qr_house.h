@@ -39,8 +39,18 @@ int qr_npanels(const dense_mat_t *A);
 
 /* Panel k of the factorization: factor it, form T, broadcast, update the
    trailing matrix. tau[0 .. min(m,n)) is replicated on every rank; the
-   panel's entries are set here. Collective over the grid. MPI error code. */
+   panel's entries are set here. Collective over the grid. MPI error code.
+   With --ft abft, g is the data grid's P x Q with the row communicators of
+   the P x (Q + 1) grid: a rank of grid column Q (a checksum rank) receives
+   V and T and updates all its columns; its V is then in qr_house_v(wk). */
 int qr_factor_panel(const dense_grid_t *g, dense_mat_t *A, int k, double *tau, qr_work_t *wk);
+
+/* The panel column's rows of V of panel k (mv x jb, mv = A->lr minus my
+   rows above the panel: the unit lower triangle on the diagonal block,
+   zeros above it) from the factored A, on the rank of process column k % Q;
+   and where V lies in wk after qr_factor_panel (every rank of the row). */
+void qr_panel_v(const dense_grid_t *g, const dense_mat_t *A, int k, double *V);
+double *qr_house_v(const qr_work_t *wk, const dense_mat_t *A, int k);
 
 /* C = Q C (trans 0) or C = Q^T C (trans 1), with Q = H_0 H_1 ... from the
    factored A and tau; C has A's row distribution (m rows, its own column

@@ -1,7 +1,8 @@
 /*
  * qr_main.c - the QR demo (qr.h, docs/dense.md "QR"): least squares
  * min ||b - A x||_2 for an m x n matrix (m >= n) by blocked Householder QR
- * on a P x Q grid, surviving killed ranks with --ft ckpt.
+ * on a P x Q grid, surviving killed ranks with --ft ckpt or --ft abft
+ * (a checksum process column, qr_abft.c: -np P*Q + P + M).
  *
  *   ftmpirun --comm-mode=rebuild -np 5 --kill-at panel=3@1 qr --n 512 --nb 32 \
  *            --grid 2x2 --ft ckpt --ckpt-interval 4
@@ -31,26 +32,39 @@ static int qr_opt(void *ctx, const char *opt, const char *val)
     return 1;
 }
 
-/* the input matrix into A's columns [0, n) */
-static int fill_input(dense_mat_t *A, dense_ctx_t *d, int64_t m)
+/* the input of grid position (myrow, gq->mycol) into t (zeroed) */
+static int qr_input(void *app, dense_ctx_t *d, dense_mat_t *t, const dense_grid_t *gq)
 {
+    qr_app_t *a = app;
     const dense_opts_t *o = d->o;
-    memset(A->a, 0, dense_mat_bytes(A));
     if (o->matrix)
-        return dense_mat_read_mtx(A, &d->grid, o->matrix, 0, d->err, sizeof d->err)
-                   ? FTITER_ERR_APP
-                   : MPI_SUCCESS;
+        return dense_mat_read_mtx(t, gq, o->matrix, 0, d->err, sizeof d->err) ? FTITER_ERR_APP
+                                                                             : MPI_SUCCESS;
     dense_rand_ctx_t c = {o->seed, QR_STREAM_A};
-    dense_mat_fill(A, &d->grid, m, 0, o->n, dense_rand_fn, &c);
+    dense_mat_fill(t, gq, a->m, 0, o->n, dense_rand_fn, &c);
     return MPI_SUCCESS;
+}
+
+/* the P x Q data grid's maps with my communicators: with --ft abft a rank
+   of the checksum column (grid column Q) has the shape of column 0 */
+static dense_grid_t qr_grid(const dense_ctx_t *d, int shape)
+{
+    dense_grid_t g = d->grid;
+    g.Q = d->o->Q;
+    if (shape && g.mycol >= g.Q)
+        g.mycol = 0;
+    return g;
 }
 
 static int qr_setup(void *app, dense_ctx_t *d)
 {
     qr_app_t *a = app;
     const dense_opts_t *o = d->o;
-    const dense_grid_t *g = &d->grid;
+    dense_grid_t g0 = qr_grid(d, 1);
+    const dense_grid_t *g = &g0;
     if (dense_mat_alloc(&a->A, g, a->m, o->n, o->nb) || qr_work_init(&a->wk, g, &a->A))
+        goto nomem;
+    if (o->ft == DENSE_FT_ABFT && qr_abft_setup(a, d))
         goto nomem;
     a->tau = calloc((size_t)o->n + 1, sizeof(double));
     a->b = malloc(sizeof(double) * ((size_t)a->A.lr + 1));
@@ -76,7 +90,9 @@ static int qr_init(void *app, dense_ctx_t *d)
 {
     qr_app_t *a = app;
     memset(a->tau, 0, sizeof(double) * (size_t)d->o->n);
-    return fill_input(&a->A, d, a->m);
+    a->state = 0;
+    /* a data rank its part, an abft checksum rank the sum of its row's */
+    return dense_abft_input(d, &a->A, qr_input, a);
 }
 
 /* MPI_ERR_NO_MEM from qr_house/qr_solve is not a process failure to recover
@@ -92,7 +108,12 @@ static int no_mem_stops(dense_ctx_t *d, int rc, const char *where)
 static int qr_panel(void *app, dense_ctx_t *d, int64_t k)
 {
     qr_app_t *a = app;
-    int rc = no_mem_stops(d, qr_factor_panel(&d->grid, &a->A, (int)k, a->tau, &a->wk), "panel");
+    dense_grid_t g = qr_grid(d, 0);
+    if (a->bk)
+        qr_abft_begin(a, d, k);
+    int rc = no_mem_stops(d, qr_factor_panel(&g, &a->A, (int)k, a->tau, &a->wk), "panel");
+    if (rc == MPI_SUCCESS && a->bk)
+        qr_abft_end(a, d, k);
     /* the panel's columns and those left of it are final (R and V): later
        checkpoints skip them */
     if (rc == MPI_SUCCESS && dense_freeze_cols(d, &a->A, (k + 1) * a->A.nb) != FTITER_SUCCESS)
@@ -105,18 +126,21 @@ static int qr_finish(void *app, dense_ctx_t *d)
 {
     qr_app_t *a = app;
     const dense_opts_t *o = d->o;
-    int rc = qr_solve_ls(&d->grid, &a->A, a->tau, a->b, a->x, &a->wk);
+    const dense_grid_t *g = &d->dgrid;
+    if (g->comm == MPI_COMM_NULL)
+        return MPI_SUCCESS; /* an abft checksum rank: not part of the solve */
+    int rc = qr_solve_ls(g, &a->A, a->tau, a->b, a->x, &a->wk);
     if (rc != MPI_SUCCESS)
         return no_mem_stops(d, rc, "the least-squares solve");
     dense_mat_t A0;
-    if (dense_mat_alloc(&A0, &d->grid, a->m, o->n, o->nb)) {
+    if (dense_mat_alloc(&A0, g, a->m, o->n, o->nb)) {
         snprintf(d->err, sizeof d->err, "out of memory for the check's copy of A");
         return FTITER_ERR_APP;
     }
-    rc = fill_input(&A0, d, a->m);
+    rc = qr_input(a, d, &A0, g);
     int orth = (double)a->m * (double)o->n <= QR_ORTH_MAX_ENTRIES;
     if (rc == MPI_SUCCESS)
-        rc = qr_checks(&d->grid, &a->A, a->tau, &A0, a->b, a->x, orth, &a->wk, &a->checks);
+        rc = qr_checks(g, &a->A, a->tau, &A0, a->b, a->x, orth, &a->wk, &a->checks);
     dense_mat_free(&A0);
     if (rc != MPI_SUCCESS)
         return no_mem_stops(d, rc, "the checks");
@@ -139,6 +163,7 @@ const dense_ops_t qr_ops = {
     .init = qr_init,
     .panel = qr_panel,
     .finish = qr_finish,
+    .abft_recover = qr_abft_recover,
 };
 
 int main(int argc, char **argv)
@@ -152,7 +177,7 @@ int main(int argc, char **argv)
     int init_rc = MPI_Init(&argc, &argv);
     /* A, its checkpoint copies, the checks' copies of A and of Q R */
     dense_info_t info = {"  --m M               rows of the random matrix, M >= n (default n)\n",
-                         48.0, NULL};
+                         48.0, qr_abft_extra_ranks, 1};
     dense_ctx_t d;
     int st = dense_start(&d, &o, prc, init_rc, &info);
     if (st >= 0)
@@ -181,5 +206,6 @@ int main(int argc, char **argv)
     free(a.tau);
     free(a.b);
     free(a.x);
+    qr_abft_free(&a);
     return dense_end(&d);
 }

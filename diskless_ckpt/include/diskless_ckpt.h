@@ -182,6 +182,18 @@ int dckpt_freeze(dckpt_ctx_t *ctx, size_t bytes);
    page faults. The library's own checkpoint halves use it. NULL: no memory. */
 void *dckpt_alloc_state(size_t bytes);
 
+/*
+ * Allocate and touch both halves of the double buffer and the streaming
+ * buffers now, for the buffers registered so far (collective over the
+ * communicator: a checksum rank learns its group's fragment length), so that
+ * the first checkpoints do not pay the page faults of fresh memory. It moves
+ * that cost here (call it before the timed work), it does not remove it.
+ * Optional; halves that already hold an epoch are left alone. Returns
+ * DCKPT_ERR_MPI if the collective failed (recover as after any MPI error),
+ * DCKPT_ERR_NOMEM (the checkpoint will try again).
+ */
+int dckpt_prefault(dckpt_ctx_t *ctx);
+
 /* ------------------------------------------------------------------ queries */
 
 int dckpt_is_checksum_rank(const dckpt_ctx_t *ctx); /* 1 checksum rank, 0 data rank, <0 error */

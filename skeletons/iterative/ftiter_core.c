@@ -129,7 +129,17 @@ static int core_start(ftiter_t *sk)
     dckpt_layout(sk->ckpt, &sk->lay);
     sk->is_data = !sk->lay.is_checksum;
     sk->need_init = sk->need_rebuild = sk->is_data;
-    return ftiter_setup_app(sk);
+    rc = ftiter_setup_app(sk);
+    if (rc != FTITER_SUCCESS || sk->par.ckpt_interval <= 0)
+        return rc;
+    /* the checkpoint halves, touched before the loop (dckpt_prefault) */
+    ftiter_fault_point("prefault", 0);
+    double t0 = MPI_Wtime();
+    int drc = dckpt_prefault(sk->ckpt);
+    sk->st.prefault_s = MPI_Wtime() - t0;
+    if (drc == DCKPT_ERR_MPI)
+        return ftiter_recover(sk, MPI_ERR_OTHER);
+    return FTITER_SUCCESS; /* out of memory: the checkpoint tries again and says so */
 }
 
 int ftiter_create(const ftiter_params_t *params, const ftiter_ops_t *ops, void *app,

@@ -153,6 +153,8 @@ typedef struct ftiter_stats {
     int failed_after_end;      /* 1: a process failed after every rank had the final answer
                                   (past the DONE step), too late to recover: the answer
                                   stands, the job will end with a "not recovered" status */
+    double prefault_s;         /* dckpt_prefault before the loop (first touch of the
+                                  checkpoint halves), not in ckpt_s */
 } ftiter_stats_t;
 
 /*
