@@ -1,6 +1,6 @@
 /*
  * The large-count persistent collectives (MPI_Bcast_init_c ...
- * MPI_Exscan_init_c): a persistent request (api/coll_persist.c) whose every
+ * MPI_Exscan_init_c, MPI_Neighbor_*_init_c): a persistent request (api/coll_persist.c) whose every
  * MPI_Start runs the matching non-blocking _c call with the arguments kept
  * here (arrays by address: the standard forbids changing them while the
  * request exists).
@@ -10,7 +10,8 @@
 typedef enum {
     PCC_BCAST, PCC_GATHER, PCC_GATHERV, PCC_SCATTER, PCC_SCATTERV, PCC_ALLGATHER,
     PCC_ALLGATHERV, PCC_ALLTOALL, PCC_ALLTOALLV, PCC_ALLTOALLW, PCC_REDUCE, PCC_ALLREDUCE,
-    PCC_REDUCE_SCATTER, PCC_REDUCE_SCATTER_BLOCK, PCC_SCAN, PCC_EXSCAN
+    PCC_REDUCE_SCATTER, PCC_REDUCE_SCATTER_BLOCK, PCC_SCAN, PCC_EXSCAN, PCC_NBR_ALLGATHER,
+    PCC_NBR_ALLGATHERV, PCC_NBR_ALLTOALL, PCC_NBR_ALLTOALLV, PCC_NBR_ALLTOALLW
 } pcc_kind_t;
 
 typedef struct {
@@ -71,6 +72,21 @@ static int pcc_call(const void *rec, MPI_Request *q)
     case PCC_SCAN: return PMPI_Iscan_c(a->sbuf, a->rbuf, a->rcount, a->rdt, a->op, a->comm, q);
     case PCC_EXSCAN:
         return PMPI_Iexscan_c(a->sbuf, a->rbuf, a->rcount, a->rdt, a->op, a->comm, q);
+    case PCC_NBR_ALLGATHER:
+        return PMPI_Ineighbor_allgather_c(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt,
+                                          a->comm, q);
+    case PCC_NBR_ALLGATHERV:
+        return PMPI_Ineighbor_allgatherv_c(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcounts,
+                                           a->rdispls, a->rdt, a->comm, q);
+    case PCC_NBR_ALLTOALL:
+        return PMPI_Ineighbor_alltoall_c(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt,
+                                         a->comm, q);
+    case PCC_NBR_ALLTOALLV:
+        return PMPI_Ineighbor_alltoallv_c(a->sbuf, a->scounts, a->sdispls, a->sdt, a->rbuf,
+                                          a->rcounts, a->rdispls, a->rdt, a->comm, q);
+    case PCC_NBR_ALLTOALLW:
+        return PMPI_Ineighbor_alltoallw_c(a->sbuf, a->scounts, a->sdispls, a->sdts, a->rbuf,
+                                          a->rcounts, a->rdispls, a->rdts, a->comm, q);
     }
     return MPI_ERR_INTERN;
 }
@@ -240,5 +256,65 @@ int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Cou
     return pcc_init("MPI_Reduce_scatter_init_c",
                     PCC(.kind = PCC_REDUCE_SCATTER, .sbuf = sendbuf, .rbuf = recvbuf,
                         .rcounts = recvcounts, .rdt = datatype, .op = op, .comm = comm),
+                    info, request);
+}
+
+API_WEAK(Neighbor_allgather_init_c)
+int PMPI_Neighbor_allgather_init_c(PAIR_PARAMS, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request)
+{
+    return pcc_init("MPI_Neighbor_allgather_init_c",
+                    PCC(.kind = PCC_NBR_ALLGATHER, PAIR_FIELDS, .comm = comm), info, request);
+}
+
+API_WEAK(Neighbor_alltoall_init_c)
+int PMPI_Neighbor_alltoall_init_c(PAIR_PARAMS, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request)
+{
+    return pcc_init("MPI_Neighbor_alltoall_init_c",
+                    PCC(.kind = PCC_NBR_ALLTOALL, PAIR_FIELDS, .comm = comm), info, request);
+}
+
+API_WEAK(Neighbor_allgatherv_init_c)
+int PMPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
+                                    MPI_Datatype sendtype, void *recvbuf,
+                                    const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                    MPI_Request *request)
+{
+    return pcc_init("MPI_Neighbor_allgatherv_init_c",
+                    PCC(.kind = PCC_NBR_ALLGATHERV, .sbuf = sendbuf, .scount = sendcount,
+                        .sdt = sendtype, .rbuf = recvbuf, .rcounts = recvcounts,
+                        .rdispls = displs, .rdt = recvtype, .comm = comm),
+                    info, request);
+}
+
+API_WEAK(Neighbor_alltoallv_init_c)
+int PMPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                   const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                                   void *recvbuf, const MPI_Count recvcounts[],
+                                   const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return pcc_init("MPI_Neighbor_alltoallv_init_c",
+                    PCC(.kind = PCC_NBR_ALLTOALLV, .sbuf = sendbuf, .scounts = sendcounts,
+                        .sdispls = sdispls, .sdt = sendtype, .rbuf = recvbuf,
+                        .rcounts = recvcounts, .rdispls = rdispls, .rdt = recvtype,
+                        .comm = comm),
+                    info, request);
+}
+
+API_WEAK(Neighbor_alltoallw_init_c)
+int PMPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                                   const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                   void *recvbuf, const MPI_Count recvcounts[],
+                                   const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return pcc_init("MPI_Neighbor_alltoallw_init_c",
+                    PCC(.kind = PCC_NBR_ALLTOALLW, .sbuf = sendbuf, .scounts = sendcounts,
+                        .sdispls = sdispls, .sdts = sendtypes, .rbuf = recvbuf,
+                        .rcounts = recvcounts, .rdispls = rdispls, .rdts = recvtypes,
+                        .comm = comm),
                     info, request);
 }

@@ -99,7 +99,7 @@ def ftype(p, f08):
         return "type(MPI_Status)" if f08 else "integer"
     if k == "F08status":
         return "type(MPI_Status)"
-    if k == "string":
+    if k in ("string", "strings", "argvs"):
         return "character(len=*)"
     raise ValueError(f"no Fortran type for kind {k}")
 
