@@ -123,6 +123,8 @@ def declare(p, f08, intents=True):
     shape = ""
     if p.kind == "Status" and not f08:
         shape = "(MPI_STATUS_SIZE,*)" if p.is_array else "(MPI_STATUS_SIZE)"
+    elif p.kind == "argvs":  # argvs[n]: row i is command i's argv
+        shape = f"({p.dims[0]},*)"
     elif p.dims and len(p.dims) == 2:
         shape = f"({p.dims[1]},*)"
     elif p.is_array:

@@ -98,6 +98,10 @@ static void child(const char *c, int restarted)
         printf("child %d: ok\n", me);
         return;
     }
+    /* the parents say when both are out of MPI_Comm_spawn: a failure
+     * during the spawn would make the spawn itself fail (the FT error) */
+    int go = 0;
+    CHECK(MPI_Recv(&go, 1, MPI_INT, 0, 3, parent, MPI_STATUS_IGNORE) == MPI_SUCCESS && go == 1);
     /* child 1 is killed at this point (its job-wide id is given to
      * --kill-at by the test) */
     FTMPI_Fault_point("dyn_child_ready", 0);
@@ -168,6 +172,11 @@ int main(int argc, char **argv)
     CHECK(MPI_Comm_spawn(argv[0], (char *[]){"child", (char *)c, NULL}, 2, MPI_INFO_NULL, 0,
                          MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE) == MPI_SUCCESS);
     MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
+    CHECK(MPI_Barrier(MPI_COMM_WORLD) == MPI_SUCCESS); /* both parents spawned: go */
+    for (int k = 0; k < 2 && me == 0; k++) {
+        int go = 1;
+        CHECK(MPI_Send(&go, 1, MPI_INT, k, 3, inter) == MPI_SUCCESS);
+    }
     int v = 0;
     int rc = MPI_Recv(&v, 1, MPI_INT, 1, 0, inter, MPI_STATUS_IGNORE);
     CHECK(rc != MPI_SUCCESS && is_failure(rc));
