@@ -131,19 +131,20 @@ int PMPI_Scatter_init_c(PAIR_PARAMS, int root, MPI_Comm comm, MPI_Info info,
                     request);
 }
 
-API_WEAK(Allgather_init_c)
-int PMPI_Allgather_init_c(PAIR_PARAMS, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    return pcc_init("MPI_Allgather_init_c", PCC(.kind = PCC_ALLGATHER, PAIR_FIELDS, .comm = comm),
-                    info, request);
-}
+/* The unrooted pair collectives: Allgather, Alltoall and their
+ * neighbourhood twins. */
+#define PAIR_INIT(NAME, KIND)                                                              \
+    API_WEAK(NAME##_init_c)                                                                \
+    int PMPI_##NAME##_init_c(PAIR_PARAMS, MPI_Comm comm, MPI_Info info, MPI_Request *request) \
+    {                                                                                      \
+        return pcc_init("MPI_" #NAME "_init_c", PCC(.kind = KIND, PAIR_FIELDS, .comm = comm), \
+                        info, request);                                                    \
+    }
 
-API_WEAK(Alltoall_init_c)
-int PMPI_Alltoall_init_c(PAIR_PARAMS, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    return pcc_init("MPI_Alltoall_init_c", PCC(.kind = PCC_ALLTOALL, PAIR_FIELDS, .comm = comm),
-                    info, request);
-}
+PAIR_INIT(Allgather, PCC_ALLGATHER)
+PAIR_INIT(Alltoall, PCC_ALLTOALL)
+PAIR_INIT(Neighbor_allgather, PCC_NBR_ALLGATHER)
+PAIR_INIT(Neighbor_alltoall, PCC_NBR_ALLTOALL)
 
 API_WEAK(Gatherv_init_c)
 int PMPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
@@ -168,49 +169,6 @@ int PMPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
                     PCC(.kind = PCC_SCATTERV, .sbuf = sendbuf, .scounts = sendcounts,
                         .sdispls = displs, .sdt = sendtype, .rbuf = recvbuf,
                         .rcount = recvcount, .rdt = recvtype, .root = root, .comm = comm),
-                    info, request);
-}
-
-API_WEAK(Allgatherv_init_c)
-int PMPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                           void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
-                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                           MPI_Request *request)
-{
-    return pcc_init("MPI_Allgatherv_init_c",
-                    PCC(.kind = PCC_ALLGATHERV, .sbuf = sendbuf, .scount = sendcount,
-                        .sdt = sendtype, .rbuf = recvbuf, .rcounts = recvcounts,
-                        .rdispls = displs, .rdt = recvtype, .comm = comm),
-                    info, request);
-}
-
-API_WEAK(Alltoallv_init_c)
-int PMPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
-                          const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                          MPI_Request *request)
-{
-    return pcc_init("MPI_Alltoallv_init_c",
-                    PCC(.kind = PCC_ALLTOALLV, .sbuf = sendbuf, .scounts = sendcounts,
-                        .sdispls = sdispls, .sdt = sendtype, .rbuf = recvbuf,
-                        .rcounts = recvcounts, .rdispls = rdispls, .rdt = recvtype,
-                        .comm = comm),
-                    info, request);
-}
-
-API_WEAK(Alltoallw_init_c)
-int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
-                          const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                          void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                          const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
-                          MPI_Request *request)
-{
-    return pcc_init("MPI_Alltoallw_init_c",
-                    PCC(.kind = PCC_ALLTOALLW, .sbuf = sendbuf, .scounts = sendcounts,
-                        .sdispls = sdispls, .sdts = sendtypes, .rbuf = recvbuf,
-                        .rcounts = recvcounts, .rdispls = rdispls, .rdts = recvtypes,
-                        .comm = comm),
                     info, request);
 }
 
@@ -259,62 +217,55 @@ int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Cou
                     info, request);
 }
 
-API_WEAK(Neighbor_allgather_init_c)
-int PMPI_Neighbor_allgather_init_c(PAIR_PARAMS, MPI_Comm comm, MPI_Info info,
-                                   MPI_Request *request)
-{
-    return pcc_init("MPI_Neighbor_allgather_init_c",
-                    PCC(.kind = PCC_NBR_ALLGATHER, PAIR_FIELDS, .comm = comm), info, request);
-}
+/* Allgatherv, Alltoallv, Alltoallw and their neighbourhood twins: the
+ * same parameters, one kind each. */
+#define AGV_INIT(NAME, KIND)                                                                  \
+    API_WEAK(NAME##_init_c)                                                                   \
+    int PMPI_##NAME##_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,  \
+                             void *recvbuf, const MPI_Count recvcounts[],                     \
+                             const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,   \
+                             MPI_Info info, MPI_Request *request)                             \
+    {                                                                                         \
+        return pcc_init("MPI_" #NAME "_init_c",                                               \
+                        PCC(.kind = KIND, .sbuf = sendbuf, .scount = sendcount,               \
+                            .sdt = sendtype, .rbuf = recvbuf, .rcounts = recvcounts,          \
+                            .rdispls = displs, .rdt = recvtype, .comm = comm),                \
+                        info, request);                                                       \
+    }
+#define A2AV_INIT(NAME, KIND)                                                                 \
+    API_WEAK(NAME##_init_c)                                                                   \
+    int PMPI_##NAME##_init_c(const void *sendbuf, const MPI_Count sendcounts[],               \
+                             const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,  \
+                             const MPI_Count recvcounts[], const MPI_Aint rdispls[],          \
+                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,             \
+                             MPI_Request *request)                                            \
+    {                                                                                         \
+        return pcc_init("MPI_" #NAME "_init_c",                                               \
+                        PCC(.kind = KIND, .sbuf = sendbuf, .scounts = sendcounts,             \
+                            .sdispls = sdispls, .sdt = sendtype, .rbuf = recvbuf,             \
+                            .rcounts = recvcounts, .rdispls = rdispls, .rdt = recvtype,       \
+                            .comm = comm),                                                    \
+                        info, request);                                                       \
+    }
+#define A2AW_INIT(NAME, KIND)                                                                 \
+    API_WEAK(NAME##_init_c)                                                                   \
+    int PMPI_##NAME##_init_c(const void *sendbuf, const MPI_Count sendcounts[],               \
+                             const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],        \
+                             void *recvbuf, const MPI_Count recvcounts[],                     \
+                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],        \
+                             MPI_Comm comm, MPI_Info info, MPI_Request *request)              \
+    {                                                                                         \
+        return pcc_init("MPI_" #NAME "_init_c",                                               \
+                        PCC(.kind = KIND, .sbuf = sendbuf, .scounts = sendcounts,             \
+                            .sdispls = sdispls, .sdts = sendtypes, .rbuf = recvbuf,           \
+                            .rcounts = recvcounts, .rdispls = rdispls, .rdts = recvtypes,     \
+                            .comm = comm),                                                    \
+                        info, request);                                                       \
+    }
 
-API_WEAK(Neighbor_alltoall_init_c)
-int PMPI_Neighbor_alltoall_init_c(PAIR_PARAMS, MPI_Comm comm, MPI_Info info,
-                                  MPI_Request *request)
-{
-    return pcc_init("MPI_Neighbor_alltoall_init_c",
-                    PCC(.kind = PCC_NBR_ALLTOALL, PAIR_FIELDS, .comm = comm), info, request);
-}
-
-API_WEAK(Neighbor_allgatherv_init_c)
-int PMPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
-                                    MPI_Datatype sendtype, void *recvbuf,
-                                    const MPI_Count recvcounts[], const MPI_Aint displs[],
-                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                                    MPI_Request *request)
-{
-    return pcc_init("MPI_Neighbor_allgatherv_init_c",
-                    PCC(.kind = PCC_NBR_ALLGATHERV, .sbuf = sendbuf, .scount = sendcount,
-                        .sdt = sendtype, .rbuf = recvbuf, .rcounts = recvcounts,
-                        .rdispls = displs, .rdt = recvtype, .comm = comm),
-                    info, request);
-}
-
-API_WEAK(Neighbor_alltoallv_init_c)
-int PMPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
-                                   const MPI_Aint sdispls[], MPI_Datatype sendtype,
-                                   void *recvbuf, const MPI_Count recvcounts[],
-                                   const MPI_Aint rdispls[], MPI_Datatype recvtype,
-                                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    return pcc_init("MPI_Neighbor_alltoallv_init_c",
-                    PCC(.kind = PCC_NBR_ALLTOALLV, .sbuf = sendbuf, .scounts = sendcounts,
-                        .sdispls = sdispls, .sdt = sendtype, .rbuf = recvbuf,
-                        .rcounts = recvcounts, .rdispls = rdispls, .rdt = recvtype,
-                        .comm = comm),
-                    info, request);
-}
-
-API_WEAK(Neighbor_alltoallw_init_c)
-int PMPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
-                                   const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                                   void *recvbuf, const MPI_Count recvcounts[],
-                                   const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-                                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    return pcc_init("MPI_Neighbor_alltoallw_init_c",
-                    PCC(.kind = PCC_NBR_ALLTOALLW, .sbuf = sendbuf, .scounts = sendcounts,
-                        .sdispls = sdispls, .sdts = sendtypes, .rbuf = recvbuf,
-                        .rcounts = recvcounts, .rdispls = rdispls, .rdts = recvtypes,
-                        .comm = comm),
-                    info, request);
-}
+AGV_INIT(Allgatherv, PCC_ALLGATHERV)
+AGV_INIT(Neighbor_allgatherv, PCC_NBR_ALLGATHERV)
+A2AV_INIT(Alltoallv, PCC_ALLTOALLV)
+A2AV_INIT(Neighbor_alltoallv, PCC_NBR_ALLTOALLV)
+A2AW_INIT(Alltoallw, PCC_ALLTOALLW)
+A2AW_INIT(Neighbor_alltoallw, PCC_NBR_ALLTOALLW)
