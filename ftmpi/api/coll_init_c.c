@@ -131,15 +131,16 @@ int PMPI_Scatter_init_c(PAIR_PARAMS, int root, MPI_Comm comm, MPI_Info info,
                     request);
 }
 
-/* The unrooted pair collectives: Allgather, Alltoall and their
- * neighbourhood twins. */
-#define PAIR_INIT(NAME, KIND)                                                              \
+/* The unrooted collectives of one (count, type) per side or of a
+ * reduction: PARAMS and FIELDS say which. */
+#define UNROOTED_INIT(NAME, KIND, PARAMS, FIELDS)                                          \
     API_WEAK(NAME##_init_c)                                                                \
-    int PMPI_##NAME##_init_c(PAIR_PARAMS, MPI_Comm comm, MPI_Info info, MPI_Request *request) \
+    int PMPI_##NAME##_init_c(PARAMS, MPI_Comm comm, MPI_Info info, MPI_Request *request)   \
     {                                                                                      \
-        return pcc_init("MPI_" #NAME "_init_c", PCC(.kind = KIND, PAIR_FIELDS, .comm = comm), \
+        return pcc_init("MPI_" #NAME "_init_c", PCC(.kind = KIND, FIELDS, .comm = comm),   \
                         info, request);                                                    \
     }
+#define PAIR_INIT(NAME, KIND) UNROOTED_INIT(NAME, KIND, PAIR_PARAMS, PAIR_FIELDS)
 
 PAIR_INIT(Allgather, PCC_ALLGATHER)
 PAIR_INIT(Alltoall, PCC_ALLTOALL)
@@ -175,13 +176,7 @@ int PMPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
 #define RED_PARAMS \
     const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op
 #define RED_FIELDS .sbuf = sendbuf, .rbuf = recvbuf, .rcount = count, .rdt = datatype, .op = op
-#define RED_INIT(NAME, KIND)                                                                 \
-    API_WEAK(NAME##_init_c)                                                                  \
-    int PMPI_##NAME##_init_c(RED_PARAMS, MPI_Comm comm, MPI_Info info, MPI_Request *request) \
-    {                                                                                        \
-        return pcc_init("MPI_" #NAME "_init_c", PCC(.kind = KIND, RED_FIELDS, .comm = comm), \
-                        info, request);                                                      \
-    }
+#define RED_INIT(NAME, KIND) UNROOTED_INIT(NAME, KIND, RED_PARAMS, RED_FIELDS)
 
 RED_INIT(Allreduce, PCC_ALLREDUCE)
 RED_INIT(Scan, PCC_SCAN)
