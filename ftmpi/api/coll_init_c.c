@@ -1,6 +1,6 @@
 /*
  * The large-count persistent collectives (MPI_Bcast_init_c ...
- * MPI_Exscan_init_c): a persistent request (api/coll_persist.c) whose every
+ * MPI_Exscan_init_c, MPI_Neighbor_*_init_c): a persistent request (api/coll_persist.c) whose every
  * MPI_Start runs the matching non-blocking _c call with the arguments kept
  * here (arrays by address: the standard forbids changing them while the
  * request exists).
@@ -10,7 +10,8 @@
 typedef enum {
     PCC_BCAST, PCC_GATHER, PCC_GATHERV, PCC_SCATTER, PCC_SCATTERV, PCC_ALLGATHER,
     PCC_ALLGATHERV, PCC_ALLTOALL, PCC_ALLTOALLV, PCC_ALLTOALLW, PCC_REDUCE, PCC_ALLREDUCE,
-    PCC_REDUCE_SCATTER, PCC_REDUCE_SCATTER_BLOCK, PCC_SCAN, PCC_EXSCAN
+    PCC_REDUCE_SCATTER, PCC_REDUCE_SCATTER_BLOCK, PCC_SCAN, PCC_EXSCAN, PCC_NBR_ALLGATHER,
+    PCC_NBR_ALLGATHERV, PCC_NBR_ALLTOALL, PCC_NBR_ALLTOALLV, PCC_NBR_ALLTOALLW
 } pcc_kind_t;
 
 typedef struct {
@@ -71,6 +72,21 @@ static int pcc_call(const void *rec, MPI_Request *q)
     case PCC_SCAN: return PMPI_Iscan_c(a->sbuf, a->rbuf, a->rcount, a->rdt, a->op, a->comm, q);
     case PCC_EXSCAN:
         return PMPI_Iexscan_c(a->sbuf, a->rbuf, a->rcount, a->rdt, a->op, a->comm, q);
+    case PCC_NBR_ALLGATHER:
+        return PMPI_Ineighbor_allgather_c(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt,
+                                          a->comm, q);
+    case PCC_NBR_ALLGATHERV:
+        return PMPI_Ineighbor_allgatherv_c(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcounts,
+                                           a->rdispls, a->rdt, a->comm, q);
+    case PCC_NBR_ALLTOALL:
+        return PMPI_Ineighbor_alltoall_c(a->sbuf, a->scount, a->sdt, a->rbuf, a->rcount, a->rdt,
+                                         a->comm, q);
+    case PCC_NBR_ALLTOALLV:
+        return PMPI_Ineighbor_alltoallv_c(a->sbuf, a->scounts, a->sdispls, a->sdt, a->rbuf,
+                                          a->rcounts, a->rdispls, a->rdt, a->comm, q);
+    case PCC_NBR_ALLTOALLW:
+        return PMPI_Ineighbor_alltoallw_c(a->sbuf, a->scounts, a->sdispls, a->sdts, a->rbuf,
+                                          a->rcounts, a->rdispls, a->rdts, a->comm, q);
     }
     return MPI_ERR_INTERN;
 }
@@ -115,19 +131,21 @@ int PMPI_Scatter_init_c(PAIR_PARAMS, int root, MPI_Comm comm, MPI_Info info,
                     request);
 }
 
-API_WEAK(Allgather_init_c)
-int PMPI_Allgather_init_c(PAIR_PARAMS, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    return pcc_init("MPI_Allgather_init_c", PCC(.kind = PCC_ALLGATHER, PAIR_FIELDS, .comm = comm),
-                    info, request);
-}
+/* The unrooted collectives of one (count, type) per side or of a
+ * reduction: PARAMS and FIELDS say which. */
+#define UNROOTED_INIT(NAME, KIND, PARAMS, FIELDS)                                          \
+    API_WEAK(NAME##_init_c)                                                                \
+    int PMPI_##NAME##_init_c(PARAMS, MPI_Comm comm, MPI_Info info, MPI_Request *request)   \
+    {                                                                                      \
+        return pcc_init("MPI_" #NAME "_init_c", PCC(.kind = KIND, FIELDS, .comm = comm),   \
+                        info, request);                                                    \
+    }
+#define PAIR_INIT(NAME, KIND) UNROOTED_INIT(NAME, KIND, PAIR_PARAMS, PAIR_FIELDS)
 
-API_WEAK(Alltoall_init_c)
-int PMPI_Alltoall_init_c(PAIR_PARAMS, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-    return pcc_init("MPI_Alltoall_init_c", PCC(.kind = PCC_ALLTOALL, PAIR_FIELDS, .comm = comm),
-                    info, request);
-}
+PAIR_INIT(Allgather, PCC_ALLGATHER)
+PAIR_INIT(Alltoall, PCC_ALLTOALL)
+PAIR_INIT(Neighbor_allgather, PCC_NBR_ALLGATHER)
+PAIR_INIT(Neighbor_alltoall, PCC_NBR_ALLTOALL)
 
 API_WEAK(Gatherv_init_c)
 int PMPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
@@ -155,59 +173,10 @@ int PMPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
                     info, request);
 }
 
-API_WEAK(Allgatherv_init_c)
-int PMPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                           void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
-                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                           MPI_Request *request)
-{
-    return pcc_init("MPI_Allgatherv_init_c",
-                    PCC(.kind = PCC_ALLGATHERV, .sbuf = sendbuf, .scount = sendcount,
-                        .sdt = sendtype, .rbuf = recvbuf, .rcounts = recvcounts,
-                        .rdispls = displs, .rdt = recvtype, .comm = comm),
-                    info, request);
-}
-
-API_WEAK(Alltoallv_init_c)
-int PMPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
-                          const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                          MPI_Request *request)
-{
-    return pcc_init("MPI_Alltoallv_init_c",
-                    PCC(.kind = PCC_ALLTOALLV, .sbuf = sendbuf, .scounts = sendcounts,
-                        .sdispls = sdispls, .sdt = sendtype, .rbuf = recvbuf,
-                        .rcounts = recvcounts, .rdispls = rdispls, .rdt = recvtype,
-                        .comm = comm),
-                    info, request);
-}
-
-API_WEAK(Alltoallw_init_c)
-int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
-                          const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                          void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                          const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
-                          MPI_Request *request)
-{
-    return pcc_init("MPI_Alltoallw_init_c",
-                    PCC(.kind = PCC_ALLTOALLW, .sbuf = sendbuf, .scounts = sendcounts,
-                        .sdispls = sdispls, .sdts = sendtypes, .rbuf = recvbuf,
-                        .rcounts = recvcounts, .rdispls = rdispls, .rdts = recvtypes,
-                        .comm = comm),
-                    info, request);
-}
-
 #define RED_PARAMS \
     const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op
 #define RED_FIELDS .sbuf = sendbuf, .rbuf = recvbuf, .rcount = count, .rdt = datatype, .op = op
-#define RED_INIT(NAME, KIND)                                                                 \
-    API_WEAK(NAME##_init_c)                                                                  \
-    int PMPI_##NAME##_init_c(RED_PARAMS, MPI_Comm comm, MPI_Info info, MPI_Request *request) \
-    {                                                                                        \
-        return pcc_init("MPI_" #NAME "_init_c", PCC(.kind = KIND, RED_FIELDS, .comm = comm), \
-                        info, request);                                                      \
-    }
+#define RED_INIT(NAME, KIND) UNROOTED_INIT(NAME, KIND, RED_PARAMS, RED_FIELDS)
 
 RED_INIT(Allreduce, PCC_ALLREDUCE)
 RED_INIT(Scan, PCC_SCAN)
@@ -242,3 +211,56 @@ int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Cou
                         .rcounts = recvcounts, .rdt = datatype, .op = op, .comm = comm),
                     info, request);
 }
+
+/* Allgatherv, Alltoallv, Alltoallw and their neighbourhood twins: the
+ * same parameters, one kind each. */
+#define AGV_INIT(NAME, KIND)                                                                  \
+    API_WEAK(NAME##_init_c)                                                                   \
+    int PMPI_##NAME##_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,  \
+                             void *recvbuf, const MPI_Count recvcounts[],                     \
+                             const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,   \
+                             MPI_Info info, MPI_Request *request)                             \
+    {                                                                                         \
+        return pcc_init("MPI_" #NAME "_init_c",                                               \
+                        PCC(.kind = KIND, .sbuf = sendbuf, .scount = sendcount,               \
+                            .sdt = sendtype, .rbuf = recvbuf, .rcounts = recvcounts,          \
+                            .rdispls = displs, .rdt = recvtype, .comm = comm),                \
+                        info, request);                                                       \
+    }
+#define A2AV_INIT(NAME, KIND)                                                                 \
+    API_WEAK(NAME##_init_c)                                                                   \
+    int PMPI_##NAME##_init_c(const void *sendbuf, const MPI_Count sendcounts[],               \
+                             const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,  \
+                             const MPI_Count recvcounts[], const MPI_Aint rdispls[],          \
+                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,             \
+                             MPI_Request *request)                                            \
+    {                                                                                         \
+        return pcc_init("MPI_" #NAME "_init_c",                                               \
+                        PCC(.kind = KIND, .sbuf = sendbuf, .scounts = sendcounts,             \
+                            .sdispls = sdispls, .sdt = sendtype, .rbuf = recvbuf,             \
+                            .rcounts = recvcounts, .rdispls = rdispls, .rdt = recvtype,       \
+                            .comm = comm),                                                    \
+                        info, request);                                                       \
+    }
+#define A2AW_INIT(NAME, KIND)                                                                 \
+    API_WEAK(NAME##_init_c)                                                                   \
+    int PMPI_##NAME##_init_c(const void *sendbuf, const MPI_Count sendcounts[],               \
+                             const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],        \
+                             void *recvbuf, const MPI_Count recvcounts[],                     \
+                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],        \
+                             MPI_Comm comm, MPI_Info info, MPI_Request *request)              \
+    {                                                                                         \
+        return pcc_init("MPI_" #NAME "_init_c",                                               \
+                        PCC(.kind = KIND, .sbuf = sendbuf, .scounts = sendcounts,             \
+                            .sdispls = sdispls, .sdts = sendtypes, .rbuf = recvbuf,           \
+                            .rcounts = recvcounts, .rdispls = rdispls, .rdts = recvtypes,     \
+                            .comm = comm),                                                    \
+                        info, request);                                                       \
+    }
+
+AGV_INIT(Allgatherv, PCC_ALLGATHERV)
+AGV_INIT(Neighbor_allgatherv, PCC_NBR_ALLGATHERV)
+A2AV_INIT(Alltoallv, PCC_ALLTOALLV)
+A2AV_INIT(Neighbor_alltoallv, PCC_NBR_ALLTOALLV)
+A2AW_INIT(Alltoallw, PCC_ALLTOALLW)
+A2AW_INIT(Neighbor_alltoallw, PCC_NBR_ALLTOALLW)

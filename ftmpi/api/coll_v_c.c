@@ -90,7 +90,8 @@ int PMPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
                  recvtype, recvbuf, root, comm, request);
 }
 
-/* Allgatherv, Neighbor_allgatherv (neighbor 1): one send count, receive arrays. */
+/* Allgatherv, (I)Neighbor_allgatherv (neighbor 1): one send count, receive arrays;
+ * q NULL: blocking. */
 static int agv_c(const char *fname, int neighbor, const void *sendbuf, MPI_Count sendcount,
                  MPI_Datatype sendtype, void *recvbuf, const MPI_Count *recvcounts,
                  const MPI_Aint *displs, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *q)
@@ -106,7 +107,10 @@ static int agv_c(const char *fname, int neighbor, const void *sendbuf, MPI_Count
         cnt_done(&c);
         return cnt_fail(comm, rc, fname);
     }
-    if (neighbor)
+    if (neighbor && q)
+        rc = PMPI_Ineighbor_allgatherv(sendbuf, c.n, c.t, recvbuf, v.counts, v.displs, v.t, comm,
+                                       q);
+    else if (neighbor)
         rc = PMPI_Neighbor_allgatherv(sendbuf, c.n, c.t, recvbuf, v.counts, v.displs, v.t, comm);
     else if (q)
         rc = PMPI_Iallgatherv(sendbuf, c.n, c.t, recvbuf, v.counts, v.displs, v.t, comm, q);
@@ -146,6 +150,18 @@ int PMPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Dat
                  recvcounts, displs, recvtype, comm, NULL);
 }
 
+API_WEAK(Ineighbor_allgatherv_c)
+int PMPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, const MPI_Count recvcounts[],
+                                const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Request *request)
+{
+    if (!request)
+        return cnt_fail(comm, MPI_ERR_REQUEST, "MPI_Ineighbor_allgatherv_c");
+    return agv_c("MPI_Ineighbor_allgatherv_c", 1, sendbuf, sendcount, sendtype, recvbuf,
+                 recvcounts, displs, recvtype, comm, request);
+}
+
 /* Alltoallv, Neighbor_alltoallv (neighbor 1). */
 static int a2av_c(const char *fname, int neighbor, const void *sendbuf,
                   const MPI_Count *sendcounts, const MPI_Aint *sdispls, MPI_Datatype sendtype,
@@ -165,7 +181,10 @@ static int a2av_c(const char *fname, int neighbor, const void *sendbuf,
         cvec_done(&s);
         return cnt_fail(comm, rc, fname);
     }
-    if (neighbor)
+    if (neighbor && q)
+        rc = PMPI_Ineighbor_alltoallv(sendbuf, s.counts, s.displs, s.t, recvbuf, r.counts,
+                                      r.displs, r.t, comm, q);
+    else if (neighbor)
         rc = PMPI_Neighbor_alltoallv(sendbuf, s.counts, s.displs, s.t, recvbuf, r.counts,
                                      r.displs, r.t, comm);
     else if (q)
@@ -210,6 +229,18 @@ int PMPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
                   recvbuf, recvcounts, rdispls, recvtype, comm, NULL);
 }
 
+API_WEAK(Ineighbor_alltoallv_c)
+int PMPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                               const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                               const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    if (!request)
+        return cnt_fail(comm, MPI_ERR_REQUEST, "MPI_Ineighbor_alltoallv_c");
+    return a2av_c("MPI_Ineighbor_alltoallv_c", 1, sendbuf, sendcounts, sdispls, sendtype,
+                  recvbuf, recvcounts, rdispls, recvtype, comm, request);
+}
+
 /* Alltoallw (int byte displacements) and Neighbor_alltoallw (MPI_Aint ones,
  * passed as they are: neighbor 1). */
 static int a2aw_c(const char *fname, int neighbor, const void *sendbuf,
@@ -231,7 +262,10 @@ static int a2aw_c(const char *fname, int neighbor, const void *sendbuf,
         cw_done(&s);
         return cnt_fail(comm, rc, fname);
     }
-    if (neighbor)
+    if (neighbor && q)
+        rc = PMPI_Ineighbor_alltoallw(sendbuf, s.counts, sdispls, s.types, recvbuf, r.counts,
+                                      rdispls, r.types, comm, q);
+    else if (neighbor)
         rc = PMPI_Neighbor_alltoallw(sendbuf, s.counts, sdispls, s.types, recvbuf, r.counts,
                                      rdispls, r.types, comm);
     else if (q)
@@ -275,6 +309,19 @@ int PMPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
 {
     return a2aw_c("MPI_Neighbor_alltoallw_c", 1, sendbuf, sendcounts, sdispls, sendtypes,
                   recvbuf, recvcounts, rdispls, recvtypes, comm, NULL);
+}
+
+API_WEAK(Ineighbor_alltoallw_c)
+int PMPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                               void *recvbuf, const MPI_Count recvcounts[],
+                               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                               MPI_Comm comm, MPI_Request *request)
+{
+    if (!request)
+        return cnt_fail(comm, MPI_ERR_REQUEST, "MPI_Ineighbor_alltoallw_c");
+    return a2aw_c("MPI_Ineighbor_alltoallw_c", 1, sendbuf, sendcounts, sdispls, sendtypes,
+                  recvbuf, recvcounts, rdispls, recvtypes, comm, request);
 }
 
 static int rs_c(const char *fname, const void *sendbuf, void *recvbuf,

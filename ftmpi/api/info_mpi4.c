@@ -2,8 +2,7 @@
  * The MPI-4.0 info functions: MPI_Info_get_string (the value and its
  * length in one call) and MPI_Info_create_env (a new info object with the
  * execution environment: MPI_INFO_ENV's keys plus "command" and "argv"
- * from the arguments). MPI_Info_create_env works after MPI_Init only
- * (the standard also allows it before: not here, docs/coverage.md).
+ * from the arguments), also before MPI_Init, as the standard allows.
  */
 #include "api/api.h"
 
@@ -41,34 +40,67 @@ int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *valu
     API_END();
 }
 
-API_WEAK(Info_create_env)
-int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
+/* "command" and "argv" (blank-separated) from argc/argv into n. */
+static int env_args(info_t *n, int argc, char *argv[])
 {
-    API_BEGIN("MPI_Info_create_env");
-    CHECK_PTR(info);
-    if (argc < 0 || (argc > 0 && !argv))
-        API_FAIL(MPI_ERR_ARG);
+    if (argc == 0 || !argv[0])
+        return MPI_SUCCESS;
+    char args[MPI_MAX_INFO_VAL];
+    size_t at = 0;
+    args[0] = '\0';
+    for (int k = 1; k < argc && argv[k] && at < sizeof args - 1; k++)
+        at += (size_t)snprintf(args + at, sizeof args - at, "%s%s", k > 1 ? " " : "", argv[k]);
+    int rc = info_set(n, "command", argv[0]);
+    if (rc == MPI_SUCCESS && argc > 1)
+        rc = info_set(n, "argv", args);
+    return rc;
+}
+
+/* A copy of MPI_INFO_ENV with the arguments, as a new handle. */
+static int env_make(int argc, char *argv[], MPI_Info *info)
+{
     info_t *n = info_dup(info_get(MPI_INFO_ENV));
     if (!n)
-        API_FAIL(MPI_ERR_NO_MEM);
-    if (argc > 0 && argv[0]) {
-        /* "command": the program; "argv": its arguments, blank-separated */
-        char args[MPI_MAX_INFO_VAL];
-        size_t at = 0;
-        args[0] = '\0';
-        for (int k = 1; k < argc && argv[k] && at < sizeof args - 1; k++)
-            at += (size_t)snprintf(args + at, sizeof args - at, "%s%s", k > 1 ? " " : "",
-                                   argv[k]);
-        rc = info_set(n, "command", argv[0]);
-        if (rc == MPI_SUCCESS && argc > 1)
-            rc = info_set(n, "argv", args);
-    }
+        return MPI_ERR_NO_MEM;
+    int rc = env_args(n, argc, argv);
     if (rc == MPI_SUCCESS)
         rc = info_make_handle(n);
     if (rc != MPI_SUCCESS) {
         info_release(n);
-        goto fail;
+        return rc;
     }
     *info = n->handle;
+    return MPI_SUCCESS;
+}
+
+/* Before MPI_Init (MPI-4.0 11.2.1 allows it): the info module starts on
+ * its own (MPI_Init keeps it and its objects, and refills MPI_INFO_ENV),
+ * and MPI_INFO_ENV has what is known then: "wdir" (no "maxprocs",
+ * "thread_level" or "host" yet). No error handler exists: an error is
+ * said on stderr and returned. Not thread-safe (no lock before MPI_Init). */
+static int create_env_early(int argc, char *argv[], MPI_Info *info)
+{
+    int rc = MPI_SUCCESS;
+    if (!info || argc < 0 || (argc > 0 && !argv))
+        rc = MPI_ERR_ARG;
+    else if ((rc = info_module_init()) == MPI_SUCCESS)
+        rc = env_make(argc, argv, info);
+    if (rc != MPI_SUCCESS)
+        fprintf(stderr, "ftmpi: MPI_Info_create_env before MPI_Init: %s\n",
+                rc == MPI_ERR_ARG ? "info is NULL, argc is negative or argv is NULL"
+                                  : "out of memory");
+    return rc;
+}
+
+API_WEAK(Info_create_env)
+int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
+{
+    if (!ftg.initialized && !ftg.finalized)
+        return create_env_early(argc, argv, info);
+    API_BEGIN("MPI_Info_create_env");
+    CHECK_PTR(info);
+    if (argc < 0 || (argc > 0 && !argv))
+        API_FAIL(MPI_ERR_ARG);
+    rc = env_make(argc, argv, info);
     API_END();
 }

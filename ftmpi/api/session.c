@@ -100,6 +100,8 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
     nsessions++;
     *session = h;
     s = NULL; /* made: nothing to raise on */
+    if (up == MPI_INIT_RESTARTED_NODE) /* REBUILD: a replacement, as MPI_Init says it */
+        API_LEAVE_RAISED(MPI_INIT_RESTARTED_NODE);
     API_END_CLEANUP((void)s);
 }
 
@@ -212,11 +214,21 @@ int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
     API_END_CLEANUP(SESSION_RAISE(s));
 }
 
-/* The group of process set i (made here, refcount 1, no handle). */
+/* The group of process set i (made here, refcount 1, no handle; NULL: no
+ * memory). mpi://WORLD is MPI_COMM_WORLD's live members: under BLANK its
+ * gaps are left out (a gap cannot be a member of a communicator). */
 static group_t *pset_group(int i)
 {
     comm_t *c = i == 0 ? comm_world() : comm_self();
-    return group_new(c->group->size, c->group->world);
+    int *w = malloc((size_t)c->group->size * sizeof(int)), n = 0;
+    if (!w)
+        return NULL;
+    for (int r = 0; r < c->group->size; r++)
+        if (!ft_is_gap(c, r))
+            w[n++] = c->group->world[r];
+    group_t *g = group_new(n, w);
+    free(w);
+    return g;
 }
 
 API_WEAK(Session_get_pset_info)
@@ -229,7 +241,11 @@ int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_I
     CHECK_PTR(info);
     CHECK_PSET(pset_name, i);
     char size[16];
-    snprintf(size, sizeof size, "%d", i == 0 ? comm_world()->group->size : 1);
+    group_t *g = pset_group(i);
+    if (!g)
+        API_FAIL(MPI_ERR_NO_MEM);
+    snprintf(size, sizeof size, "%d", g->size);
+    group_release(g);
     rc = info_out1("mpi_size", size, info);
     API_END_CLEANUP(SESSION_RAISE(s));
 }

@@ -8,7 +8,7 @@ HANDLES = ("Comm", "Group", "Datatype", "Op", "Request", "Errhandler", "Info",
 SCALARS = ("int", "Aint", "Count", "Offset", "Fint", "logical")
 KINDS = set(HANDLES + SCALARS + (
     "choice", "Status", "F08status", "string", "extra", "extra_int", "attr", "attr_int",
-    "baseptr", "bufaddr", "cptr", "argc", "argv", "strings", "..."))
+    "baseptr", "bufaddr", "cptr", "argc", "argv", "strings", "argvs", "..."))
 RETURNS = ("int", "double", "Aint", "Fint") + HANDLES
 FN_FLAGS = {"removed", "deprecated", "nof08", "f08only", "conly", "f2c", "custom", "c", "cstd"}
 # @lc / @la: the parameter is MPI_Count / MPI_Aint in the large-count Name_c

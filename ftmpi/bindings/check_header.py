@@ -24,7 +24,7 @@ def c_type(p):
         return "void*"
     if k == "argc":
         return "int*"
-    if k == "argv":
+    if k in ("argv", "argvs"):
         return "char***"
     if k == "strings":
         return "char**"

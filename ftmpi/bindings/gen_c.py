@@ -121,8 +121,9 @@ def _len_expr(expr, f):
 class Wrapper:
     """The body of one Fortran-callable C function."""
 
-    def __init__(self, f):
+    def __init__(self, f, f08=False):
         self.f = f
+        self.f08 = f08 or f.derived   # the mpi_f08 entry (a _c form is mpi_f08's only)
         self.args = []          # C parameter declarations
         self.strlens = []       # hidden string lengths
         self.pre = []           # statements before the call
@@ -150,9 +151,13 @@ class Wrapper:
             self.args.append(f"void *{n}")
             self.call.append(f"ftmpi_f_buf({n})")
         elif k == "bufaddr":
+            # mpi_f08: TYPE(C_PTR), INTENT(OUT) gets the address; mpif.h and
+            # `mpi`: a choice buffer, which is left as it is
             self.args.append(f"void *{n}")
             self.pre.append(f"void *{n}_c = NULL;")
             self.call.append(f"&{n}_c")
+            if self.f08:
+                self.post.append(f"if (rc == MPI_SUCCESS)\n    *(void **){n} = {n}_c;")
         elif k == "baseptr":
             self.args.append(f"MPI_Aint *{n}")
             self.pre.append(f"void *{n}_c = NULL;")
@@ -222,6 +227,10 @@ class Wrapper:
         alias = f"FTMPI_F_ALIAS({name}_, {name}_f08_)\n"
         if f.derived:
             name, alias = (f.prefix + f.base.name).lower() + "_f08c", ""
+        elif self.f08:
+            name, alias = name + "_f08", ""
+        elif f.f08 and not f.derived and any(p.kind == "bufaddr" for p in f.params):
+            alias = ""   # mpi_f08's entry is its own (bufaddr)
         for p in f.params:
             self.param(p)
         if f.ret != "int":
@@ -256,6 +265,8 @@ def wrappers_source(api):
     for f in api.bound():
         if not f.has("custom"):
             out.append(Wrapper(f).render())
+            if f.f08 and not f.derived and any(p.kind == "bufaddr" for p in f.params):
+                out.append(Wrapper(f, f08=True).render())  # its own mpi_f08 entry
     # the predefined callbacks, as Fortran procedures (Fortran arguments)
     for name, cb, action in api.procs:
         c = api.callbacks[cb]

@@ -99,7 +99,7 @@ def ftype(p, f08):
         return "type(MPI_Status)" if f08 else "integer"
     if k == "F08status":
         return "type(MPI_Status)"
-    if k == "string":
+    if k in ("string", "strings", "argvs"):
         return "character(len=*)"
     raise ValueError(f"no Fortran type for kind {k}")
 
@@ -123,6 +123,8 @@ def declare(p, f08, intents=True):
     shape = ""
     if p.kind == "Status" and not f08:
         shape = "(MPI_STATUS_SIZE,*)" if p.is_array else "(MPI_STATUS_SIZE)"
+    elif p.kind == "argvs":  # argvs[n]: row i is command i's argv
+        shape = f"({p.dims[0]},*)"
     elif p.dims and len(p.dims) == 2:
         shape = f"({p.dims[1]},*)"
     elif p.is_array:

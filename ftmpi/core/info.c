@@ -153,10 +153,11 @@ static void env_fill(info_t *i)
 {
     char buf[64];
     snprintf(buf, sizeof(buf), "%d", ftg.world_n);
-    info_set(i, "maxprocs", buf);
     static const char *levels[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
                                    "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
-    if (ftg.thread_level >= 0 && ftg.thread_level <= 3)
+    if (ftg.world_n > 0) /* not known yet before MPI_Init (MPI_Info_create_env) */
+        info_set(i, "maxprocs", buf);
+    if (ftg.world_n > 0 && ftg.thread_level >= 0 && ftg.thread_level <= 3)
         info_set(i, "thread_level", levels[ftg.thread_level]);
     if (ftg.processor_name[0])
         info_set(i, "host", ftg.processor_name);
@@ -167,6 +168,11 @@ static void env_fill(info_t *i)
 
 int info_module_init(void)
 {
+    if (inited) { /* up since an MPI_Info_create_env before MPI_Init: refill MPI_INFO_ENV */
+        entries_free(env);
+        env_fill(env);
+        return MPI_SUCCESS;
+    }
     handle_table_init(&info_table, FTMPI_KIND_INFO, 2);
     env = info_new();
     if (!env)

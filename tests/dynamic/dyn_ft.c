@@ -11,14 +11,18 @@
  *   ulfm_after   (--with-ft ulfm) rank 2 of 3 is killed first; the
  *                survivors shrink and spawn one process with the shrunk
  *                communicator, which then works (spawn after a failure).
- *   ftmpi_child  (--comm-mode shrink / blank) as ulfm_child: the parents
+ *   ftmpi_child  (--comm-mode shrink / blank / rebuild) as ulfm_child: the parents
  *                see the error on the intercommunicator, child 0 on its
  *                MPI_COMM_WORLD; all recover (MPI_Comm_dup of
  *                MPI_COMM_WORLD, the FT-MPI idiom): child 0's world has 1
  *                process under SHRINK, 2 (one gap) under BLANK, the
  *                parents' 2; the intercommunicator was destroyed
  *                (MPI_ERR_COMM); then the parents spawn again, which
- *                works (spawn after a failure).
+ *                works (spawn after a failure). Under REBUILD child 0's
+ *                world keeps 2 processes: child 1's replacement (same
+ *                command, same id; MPI_Init returns MPI_INIT_RESTARTED_NODE,
+ *                no parent: the intercommunicator was destroyed) joins an
+ *                allreduce with child 0 on their rebuilt MPI_COMM_WORLD.
  *
  * Every process that must finish prints "<who> N: ok".
  */
@@ -57,11 +61,30 @@ static int is_failure(int rc)
     return c == MPIX_ERR_PROC_FAILED || c == MPI_ERR_OTHER || c == MPIX_ERR_REVOKED;
 }
 
-static void child(const char *c)
+/* Under REBUILD: child 0 (after its recovery) and child 1's replacement
+ * sum their ranks on their rebuilt MPI_COMM_WORLD. */
+static void rebuilt_world_sum(void)
+{
+    int n = 0, sum = -1;
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    CHECK(n == 2);
+    CHECK(MPI_Allreduce(&me, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS);
+    CHECK(sum == 1);
+}
+
+static void child(const char *c, int restarted)
 {
     who = "child";
     MPI_Comm parent;
     MPI_Comm_get_parent(&parent);
+    if (restarted) {
+        /* REBUILD: the replacement of child 1 */
+        CHECK(me == 1 && parent == MPI_COMM_NULL);
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        rebuilt_world_sum();
+        printf("child %d (replacement): ok\n", me);
+        return;
+    }
     CHECK(parent != MPI_COMM_NULL);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(parent, MPI_ERRORS_RETURN);
@@ -75,6 +98,10 @@ static void child(const char *c)
         printf("child %d: ok\n", me);
         return;
     }
+    /* the parents say when both are out of MPI_Comm_spawn: a failure
+     * during the spawn would make the spawn itself fail (the FT error) */
+    int go = 0;
+    CHECK(MPI_Recv(&go, 1, MPI_INT, 0, 3, parent, MPI_STATUS_IGNORE) == MPI_SUCCESS && go == 1);
     /* child 1 is killed at this point (its job-wide id is given to
      * --kill-at by the test) */
     FTMPI_Fault_point("dyn_child_ready", 0);
@@ -92,6 +119,8 @@ static void child(const char *c)
         mode = *modep;
         CHECK(n == (mode == FTMPI_COMM_MODE_SHRINK ? 1 : 2));
         CHECK(cls_of(MPI_Send(&v, 1, MPI_INT, 0, 0, parent)) == MPI_ERR_COMM);
+        if (mode == FTMPI_COMM_MODE_REBUILD)
+            rebuilt_world_sum();
         MPI_Comm_free(&d);
     }
     printf("child %d: ok\n", me);
@@ -99,11 +128,11 @@ static void child(const char *c)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
+    int restarted = MPI_Init(&argc, &argv) == MPI_INIT_RESTARTED_NODE;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     const char *c = argc > 1 ? argv[1] : "ulfm_child";
     if (strcmp(c, "child") == 0) {
-        child(argc > 2 ? argv[2] : "");
+        child(argc > 2 ? argv[2] : "", restarted);
         MPI_Finalize();
         return 0;
     }
@@ -143,6 +172,11 @@ int main(int argc, char **argv)
     CHECK(MPI_Comm_spawn(argv[0], (char *[]){"child", (char *)c, NULL}, 2, MPI_INFO_NULL, 0,
                          MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE) == MPI_SUCCESS);
     MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
+    CHECK(MPI_Barrier(MPI_COMM_WORLD) == MPI_SUCCESS); /* both parents spawned: go */
+    for (int k = 0; k < 2 && me == 0; k++) {
+        int go = 1;
+        CHECK(MPI_Send(&go, 1, MPI_INT, k, 3, inter) == MPI_SUCCESS);
+    }
     int v = 0;
     int rc = MPI_Recv(&v, 1, MPI_INT, 1, 0, inter, MPI_STATUS_IGNORE);
     CHECK(rc != MPI_SUCCESS && is_failure(rc));

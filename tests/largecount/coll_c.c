@@ -8,6 +8,8 @@
  * 3e9 elements of a type of size 0 (an MPI_User_function_c sees the count
  * whole, an int one in INT_MAX pieces).
  */
+#include <limits.h>
+
 #include "../mpi/mpitest.h"
 
 #include <sys/mman.h>
@@ -221,31 +223,57 @@ static void reductions(int m)
         T_CHECK(rb[0] == me * (me + 1) / 2, "Exscan_c %s: %d", mname[m], rb[0]);
 }
 
-static void neighbors(void)
+/* rb holds (w0, w1) after a neighbourhood call; reset for the next one. */
+static void nbr_check(int *rb, int w0, int w1, const char *what, int m)
+{
+    T_CHECK(rb[0] == w0 && rb[1] == w1, "%s %s: %d %d, want %d %d", what, mname[m], rb[0],
+            rb[1], w0, w1);
+    rb[0] = rb[1] = -1;
+}
+
+/* The neighbourhood _c forms on a periodic ring, blocking, non-blocking
+ * (MPI_Ineighbor_*_c) and persistent (MPI_Neighbor_*_init_c). */
+static void neighbors(int m)
 {
     MPI_Comm ring;
     int dims[1] = {p}, per[1] = {1};
     T_MPI(MPI_Cart_create(W, 1, dims, per, 0, &ring));
     int left = (me + p - 1) % p, right = (me + 1) % p;
-    int sb[2], rb[2];
+    int sb[2] = {me * 10, me * 10 + 1}, rb[2] = {-1, -1};
     MPI_Count c1[2] = {1, 1};
     MPI_Aint d[2] = {0, 1}, drev[2] = {1, 0}, bd[2] = {0, sizeof(int)};
     MPI_Datatype ty[2] = {MPI_INT, MPI_INT};
-    sb[0] = me * 10;
-    T_MPI(MPI_Neighbor_allgather_c(sb, 1, MPI_INT, rb, 1, MPI_INT, ring));
-    T_CHECK(rb[0] == left * 10 && rb[1] == right * 10, "Neighbor_allgather_c: %d %d", rb[0], rb[1]);
-    T_MPI(MPI_Neighbor_allgatherv_c(sb, 1, MPI_INT, rb, c1, drev, MPI_INT, ring));
-    T_CHECK(rb[1] == left * 10 && rb[0] == right * 10, "Neighbor_allgatherv_c: %d %d", rb[0], rb[1]);
-    sb[0] = me * 10;
-    sb[1] = me * 10 + 1;
-    T_MPI(MPI_Neighbor_alltoall_c(sb, 1, MPI_INT, rb, 1, MPI_INT, ring));
-    T_CHECK(rb[0] == left * 10 + 1 && rb[1] == right * 10, "Neighbor_alltoall_c: %d %d", rb[0], rb[1]);
-    rb[0] = rb[1] = -1;
-    T_MPI(MPI_Neighbor_alltoallv_c(sb, c1, d, MPI_INT, rb, c1, d, MPI_INT, ring));
-    T_CHECK(rb[0] == left * 10 + 1 && rb[1] == right * 10, "Neighbor_alltoallv_c: %d %d", rb[0], rb[1]);
-    rb[0] = rb[1] = -1;
-    T_MPI(MPI_Neighbor_alltoallw_c(sb, c1, bd, ty, rb, c1, bd, ty, ring));
-    T_CHECK(rb[0] == left * 10 + 1 && rb[1] == right * 10, "Neighbor_alltoallw_c: %d %d", rb[0], rb[1]);
+    RUN3(m, MPI_Neighbor_allgather_c(sb, 1, MPI_INT, rb, 1, MPI_INT, ring),
+         MPI_Ineighbor_allgather_c(sb, 1, MPI_INT, rb, 1, MPI_INT, ring, &q),
+         MPI_Neighbor_allgather_init_c(sb, 1, MPI_INT, rb, 1, MPI_INT, ring, INFO, &q));
+    nbr_check(rb, left * 10, right * 10, "Neighbor_allgather_c", m);
+    RUN3(m, MPI_Neighbor_allgatherv_c(sb, 1, MPI_INT, rb, c1, drev, MPI_INT, ring),
+         MPI_Ineighbor_allgatherv_c(sb, 1, MPI_INT, rb, c1, drev, MPI_INT, ring, &q),
+         MPI_Neighbor_allgatherv_init_c(sb, 1, MPI_INT, rb, c1, drev, MPI_INT, ring, INFO, &q));
+    nbr_check(rb, right * 10, left * 10, "Neighbor_allgatherv_c", m);
+    RUN3(m, MPI_Neighbor_alltoall_c(sb, 1, MPI_INT, rb, 1, MPI_INT, ring),
+         MPI_Ineighbor_alltoall_c(sb, 1, MPI_INT, rb, 1, MPI_INT, ring, &q),
+         MPI_Neighbor_alltoall_init_c(sb, 1, MPI_INT, rb, 1, MPI_INT, ring, INFO, &q));
+    nbr_check(rb, left * 10 + 1, right * 10, "Neighbor_alltoall_c", m);
+    RUN3(m, MPI_Neighbor_alltoallv_c(sb, c1, d, MPI_INT, rb, c1, d, MPI_INT, ring),
+         MPI_Ineighbor_alltoallv_c(sb, c1, d, MPI_INT, rb, c1, d, MPI_INT, ring, &q),
+         MPI_Neighbor_alltoallv_init_c(sb, c1, d, MPI_INT, rb, c1, d, MPI_INT, ring, INFO, &q));
+    nbr_check(rb, left * 10 + 1, right * 10, "Neighbor_alltoallv_c", m);
+    RUN3(m, MPI_Neighbor_alltoallw_c(sb, c1, bd, ty, rb, c1, bd, ty, ring),
+         MPI_Ineighbor_alltoallw_c(sb, c1, bd, ty, rb, c1, bd, ty, ring, &q),
+         MPI_Neighbor_alltoallw_init_c(sb, c1, bd, ty, rb, c1, bd, ty, ring, INFO, &q));
+    nbr_check(rb, left * 10 + 1, right * 10, "Neighbor_alltoallw_c", m);
+    /* a count beyond INT_MAX of a zero-size type: through the wrapper type */
+    MPI_Datatype z;
+    T_MPI(MPI_Type_contiguous(0, MPI_INT, &z));
+    T_MPI(MPI_Type_commit(&z));
+    MPI_Count big[2] = {(MPI_Count)INT_MAX + 5, (MPI_Count)INT_MAX + 5};
+    MPI_Aint d0[2] = {0, 0};
+    RUN3(m, MPI_Neighbor_alltoallv_c(sb, big, d0, z, rb, big, d0, z, ring),
+         MPI_Ineighbor_alltoallv_c(sb, big, d0, z, rb, big, d0, z, ring, &q),
+         MPI_Neighbor_alltoallv_init_c(sb, big, d0, z, rb, big, d0, z, ring, INFO, &q));
+    nbr_check(rb, -1, -1, "Neighbor_alltoallv_c of 2^31+4 zero-size elements", m);
+    MPI_Type_free(&z);
     MPI_Comm_free(&ring);
 }
 
@@ -351,8 +379,8 @@ int main(int argc, char **argv)
         rooted(m);
         all(m);
         reductions(m);
+        neighbors(m);
     }
-    neighbors();
     user_ops();
     beyond_int();
     return t_finish();

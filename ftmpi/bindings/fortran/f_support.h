@@ -28,8 +28,8 @@ extern char mpi_fortran_argv_null_[], mpi_fortran_argvs_null_[];
 void *ftmpi_f_buf(void *p);
 /* graph weights: MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY */
 int *ftmpi_f_weights(MPI_Fint *p);
-/* MPI_ERRCODES_IGNORE, MPI_ARGV_NULL and MPI_ARGVS_NULL (for the
- * process-creation functions, which the C library does not have yet) */
+/* MPI_ERRCODES_IGNORE, MPI_ARGV_NULL and MPI_ARGVS_NULL (the
+ * process-creation functions: f_spawn.c) */
 int *ftmpi_f_errcodes(MPI_Fint *p);
 int ftmpi_f_is_argv_null(const char *p);
 int ftmpi_f_is_argvs_null(const char *p);
