@@ -28,12 +28,6 @@ static list_node_t orphans = LIST_INIT(orphans); /* messages for unknown context
 static list_node_t waiting_sends = LIST_INIT(waiting_sends); /* sends awaiting FIN/ACK */
 static list_node_t recv_streams = LIST_INIT(recv_streams);   /* receives being streamed to */
 
-static void umsg_free(umsg_t *m)
-{
-    free(m->data);
-    free(m);
-}
-
 /* A communicator is destroyed: the messages still queued on it (sent,
  * never received) go with it. */
 static void comm_freed(comm_t *c)
@@ -63,6 +57,7 @@ void p2p_fini(void)
         list_del(n);
         umsg_free(m);
     }
+    umsg_pool_fini();
     xmit_fini();
 }
 
@@ -195,26 +190,6 @@ static void deliver_into(req_t *r, const pkt_t *p, const void *data)
     r->status.MPI_ERROR = MPI_ERR_OTHER;
     ctl_send(p->src_world, PKT_FIN, 0, p->sreq, 0);
     req_complete(r);
-}
-
-static umsg_t *umsg_new(const pkt_t *p, const void *data, size_t len)
-{
-    umsg_t *m = malloc(sizeof(*m));
-    if (!m)
-        return NULL;
-    m->pkt = *p;
-    m->data = NULL;
-    m->handle = MPI_MESSAGE_NULL;
-    m->comm = NULL;
-    if (p->type == PKT_EAGER && len) {
-        m->data = malloc(len);
-        if (!m->data) {
-            free(m);
-            return NULL;
-        }
-        memcpy(m->data, data, len);
-    }
-    return m;
 }
 
 static void on_message(const pkt_t *pin, const void *data, size_t len)
@@ -408,11 +383,18 @@ int p2p_send_now(comm_t *c, const void *buf, int count, dt_t *dt, int dest, int 
     int w = comm_peer_world(c, dest);
     if (w == ftg.world_rank || ftstate_peer_dead(w) || bytes > route_eager_limit(w))
         return 0;
-    pkt_t p;
-    pkt_init(&p, PKT_EAGER, c, 0);
-    p.tag = tag;
-    p.len = bytes; /* sreq 0: no request, nothing will refer back to this send */
-    int sent = xmit_eager_now(w, &p, buf, (size_t)count, dt);
+    /* sreq 0: no request, nothing will refer back to this send */
+    pkt_short_t h;
+    pkt_short_init(&h, c);
+    h.tag = tag;
+    int sent = xmit_short_now(w, &h, buf, (size_t)count, dt, bytes);
+    if (sent < 0) { /* a transport without records in place (TCP) */
+        pkt_t p;
+        pkt_init(&p, PKT_EAGER, c, 0);
+        p.tag = tag;
+        p.len = bytes;
+        sent = xmit_eager_now(w, &p, buf, (size_t)count, dt);
+    }
     if (sent)
         monrank_count(w, bytes); /* the monitor's matrix (off: one test) */
     return sent;

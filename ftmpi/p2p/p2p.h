@@ -67,6 +67,8 @@ typedef struct umsg {
     char *data;         /* eager payload copy (NULL for rendezvous) */
     int handle;         /* MPI_Message handle while mprobed */
     comm_t *comm;       /* while mprobed */
+    int pooled;         /* umsg.c: a pool record (payload room UMSG_INLINE) */
+    char inl[];         /* the payload copy, in the same allocation */
 } umsg_t;
 
 /* What p2p_fail_pending ends: everything; collective traffic only; or

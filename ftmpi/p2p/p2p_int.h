@@ -28,6 +28,17 @@ static inline int ftstate_drop_which(void)
  * context (c's point-to-point one, or its collective one with coll) and
  * the sender's rank in c; the rest is zero for the caller to set. */
 void pkt_init(pkt_t *p, pkt_type_t type, const comm_t *c, int coll);
+/* The same fields for the compact EAGER header of a point-to-point send on
+ * c (flags, tag and sreq zero, for the caller to set). */
+void pkt_short_init(pkt_short_t *h, const comm_t *c);
+
+/* umsg.c: unexpected messages (EAGER with a copy of its len payload bytes,
+ * or RTS), one allocation each; small ones come from a bounded pool, so a
+ * message that arrives before its receive costs no malloc/free. umsg_new
+ * returns NULL when out of memory. */
+umsg_t *umsg_new(const pkt_t *p, const void *data, size_t len);
+void umsg_free(umsg_t *m);
+void umsg_pool_fini(void);
 
 /* route.c: the transport of each peer (shared memory on this host, TCP
  * otherwise or with FTMPI_TRANSPORT=tcp). addr: the transport's address. */
@@ -74,6 +85,11 @@ void xmit_stamp(int world, pkt_t *p);
 int xmit_route(int world);
 int xmit_flush(void);
 int xmit_eager_now(int world, const pkt_t *p, const void *buf, size_t count, const dt_t *dt);
+/* The same with the compact header h, written as it is (no pkt_t built and
+ * converted): 1 sent, 0 not now (queued packets first, or no room), -1 the
+ * peer's transport has no reserve/commit (use xmit_eager_now). */
+int xmit_short_now(int world, const pkt_short_t *h, const void *buf, size_t count,
+                   const dt_t *dt, size_t dlen);
 int xmit_pending(void);
 void xmit_drop_peer(int world, int err);
 void xmit_fail_comm(comm_t *c, int err); /* NULL: every comm */

@@ -25,3 +25,10 @@ void pkt_init(pkt_t *p, pkt_type_t type, const comm_t *c, int coll)
         p->src = MPI_PROC_NULL; /* control packet: no communicator */
     }
 }
+
+void pkt_short_init(pkt_short_t *h, const comm_t *c)
+{
+    *h = (pkt_short_t){.type = PKT_EAGER_SHORT, .src_inc = ftstate_my_incarnation(),
+                       .ctx = c->ctx, .src = c->rank, .gen = ftstate_generation(),
+                       .src_world = ftg.world_rank};
+}

@@ -67,6 +67,21 @@ void xmit_stamp(int world, pkt_t *p)
     p->seq = ++seq_out[world];
 }
 
+/* The compact header (pkt_short_t) and the packed payload, written in
+ * place into one reserved record: a small message on one line. */
+static inline int put_short(const tp_ops_t *tp, int addr, const pkt_short_t *h, const void *buf,
+                            size_t count, const dt_t *dt, size_t dlen)
+{
+    pkt_short_t *sh = tp->reserve(addr, sizeof(*sh) + dlen);
+    if (!sh)
+        return -EAGAIN;
+    *sh = *h;
+    if (dlen)
+        dt_pack(dt, count, buf, 0, sh + 1, dlen);
+    tp->commit(addr, sizeof(*sh) + dlen);
+    return 0;
+}
+
 /* Header + count elements of (buf, dt), packed into dlen bytes, to a
  * transport: into a reserved record where the transport has them (packing
  * in place), else as a gather list. 0, or -EAGAIN: no room now. */
@@ -76,17 +91,10 @@ static int put_data(int world, const pkt_t *p, const void *buf, size_t count, co
     int addr;
     const tp_ops_t *tp = route_of(world, &addr);
     if (tp->reserve && p->type == PKT_EAGER) {
-        /* The compact header (pkt_short_t): a small message on one line. */
-        pkt_short_t *sh = tp->reserve(addr, sizeof(*sh) + dlen);
-        if (!sh)
-            return -EAGAIN;
-        *sh = (pkt_short_t){.type = PKT_EAGER_SHORT, .flags = p->flags, .src_inc = p->src_inc,
-                            .ctx = p->ctx, .src = p->src, .tag = p->tag, .gen = p->gen,
-                            .src_world = p->src_world, .sreq = p->sreq};
-        if (dlen)
-            dt_pack(dt, count, buf, 0, sh + 1, dlen);
-        tp->commit(addr, sizeof(*sh) + dlen);
-        return 0;
+        pkt_short_t sh = {.type = PKT_EAGER_SHORT, .flags = p->flags, .src_inc = p->src_inc,
+                          .ctx = p->ctx, .src = p->src, .tag = p->tag, .gen = p->gen,
+                          .src_world = p->src_world, .sreq = p->sreq};
+        return put_short(tp, addr, &sh, buf, count, dt, dlen);
     }
     pkt_t h = *p;
     if (tp->reserve) {
@@ -188,6 +196,18 @@ int xmit_eager_now(int world, const pkt_t *p, const void *buf, size_t count, con
     if (!route_of(world, &addr) || !list_empty(&pending[world]))
         return 0;
     return put_data(world, p, buf, count, dt, p->len) == 0;
+}
+
+int xmit_short_now(int world, const pkt_short_t *h, const void *buf, size_t count,
+                   const dt_t *dt, size_t dlen)
+{
+    int addr;
+    const tp_ops_t *tp = route_of(world, &addr);
+    if (!tp || !tp->reserve)
+        return -1;
+    if (!list_empty(&pending[world]))
+        return 0;
+    return put_short(tp, addr, h, buf, count, dt, dlen) == 0;
 }
 
 int xmit_flush(void)
