@@ -2,6 +2,7 @@
 #include "ft/ft_int.h"
 #include "coll/coll.h"
 #include "ft/ulfm.h"
+#include "core/mpit_stats.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ static void on_failure(const rtc_event_t *ev)
     if (!ft.failed_mark[w]) {
         ft.failed_mark[w] = 1;
         ft.failed[ft.nfailed++] = w;
+        mpit_note_failure(w, ev->incarnation); /* MPI_T counter and event */
     }
     ftg.peer_dead[w] = 1;
     ft_log_event("failure", w, ev);

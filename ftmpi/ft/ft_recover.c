@@ -14,6 +14,7 @@
 #include "core/attr.h"
 #include "util/timer.h"
 #include "core/err_cause.h"
+#include "core/mpit_stats.h"
 
 static int round_done(void *arg)
 {
@@ -170,6 +171,7 @@ static int recover(int callbacks)
     if (ft.in_recovery)
         return err_cause(MPI_ERR_OTHER, "a recovery callback tried to recover (not allowed)");
     ft.in_recovery = 1;
+    mpit_note_recovery_begin();
     ft.round_waiting = 0;
     ft.refused = 0;
     comm_world()->state = COMM_RECOVER;
@@ -197,6 +199,7 @@ static int recover(int callbacks)
     if (rec)
         free_recovery(rec);
     ft.in_recovery = 0;
+    mpit_note_recovery_end(rc, ftg.generation, ftg.num_failed);
     if (comm_change_hook)
         comm_change_hook(); /* the monitor shows the new generation */
     /* Last step: the recovery callbacks, in attachment order. */

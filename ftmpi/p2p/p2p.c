@@ -14,6 +14,7 @@
  */
 #include "p2p/p2p_int.h"
 #include "p2p/progress.h"
+#include "core/mpit_stats.h"
 #include "runtime/monrank/monrank.h"
 
 #include <errno.h>
@@ -30,6 +31,7 @@ static list_node_t recv_streams = LIST_INIT(recv_streams);   /* receives being s
 
 static void umsg_free(umsg_t *m)
 {
+    mpit_count_unexp(-1); /* MPI_T (core/mpit_stats.h) */
     free(m->data);
     free(m);
 }
@@ -148,6 +150,7 @@ static void set_recv_status(req_t *r, const pkt_t *p)
 /* A matched message (eager data in `data`, or an RTS) goes into r. */
 static void deliver_into(req_t *r, const pkt_t *p, const void *data)
 {
+    mpit_count_recv(p->len);
     set_recv_status(r, p);
     if (p->type == PKT_EAGER) {
         if (r->status.ftmpi_count)
@@ -214,6 +217,7 @@ static umsg_t *umsg_new(const pkt_t *p, const void *data, size_t len)
         }
         memcpy(m->data, data, len);
     }
+    mpit_count_unexp(1);
     return m;
 }
 
@@ -413,8 +417,10 @@ int p2p_send_now(comm_t *c, const void *buf, int count, dt_t *dt, int dest, int 
     p.tag = tag;
     p.len = bytes; /* sreq 0: no request, nothing will refer back to this send */
     int sent = xmit_eager_now(w, &p, buf, (size_t)count, dt);
-    if (sent)
+    if (sent) {
         monrank_count(w, bytes); /* the monitor's matrix (off: one test) */
+        mpit_count_send(bytes, 0);
+    }
     return sent;
 }
 
@@ -440,6 +446,7 @@ int p2p_start_send(req_t *r)
     monrank_count(r->peer_world, r->bytes);
     pkt_t p;
     pkt_init(&p, r->bytes <= route_eager_limit(r->peer_world) ? PKT_EAGER : PKT_RTS, c, r->coll);
+    mpit_count_send(r->bytes, p.type == PKT_RTS);
     p.tag = r->tag;
     p.len = r->bytes;
     p.sreq = req_token(r);
