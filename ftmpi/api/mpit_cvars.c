@@ -13,6 +13,7 @@
 #include "p2p/p2p_int.h"
 #include "transport/rel/rel.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -23,9 +24,13 @@ static int lib_running(void)
 
 /* ---- point-to-point ------------------------------------------------------ */
 
+/* The knobs that MPI_Init sets from the environment are in effect only
+ * while MPI runs: before, reading them is MPI_T_ERR_NOT_ACCESSIBLE. */
 static int eager_read(int arg, void *buf)
 {
     (void)arg;
+    if (!lib_running())
+        return MPI_T_ERR_NOT_ACCESSIBLE;
     *(unsigned long *)buf = (unsigned long)ftg.eager_limit;
     return MPI_SUCCESS;
 }
@@ -53,6 +58,8 @@ static const mpit_enum_t onoff_enum = {"ftmpi_onoff", 2, onoff_items, NULL, 0};
 static int cma_read(int arg, void *buf)
 {
     (void)arg;
+    if (!lib_running())
+        return MPI_T_ERR_NOT_ACCESSIBLE;
     api_lock();
     *(int *)buf = route_shm && (route_shm->caps & TP_CAP_CMA) ? 1 : 0;
     api_unlock();
@@ -67,10 +74,12 @@ static int cma_write(int arg, const void *buf)
     int v = *(const int *)buf, now;
     if (v != 0 && v != 1)
         return MPI_T_ERR_INVALID;
+    if (!lib_running())
+        return MPI_T_ERR_CVAR_SET_NOT_NOW;
     cma_read(0, &now);
     if (v == now)
         return MPI_SUCCESS;
-    if (v == 1 || !lib_running())
+    if (v == 1)
         return MPI_T_ERR_CVAR_SET_NOT_NOW;
     api_lock();
     route_no_cma();
@@ -84,6 +93,8 @@ static const mpit_enum_t transport_enum = {"ftmpi_transport", 2, transport_items
 static int transport_read(int arg, void *buf)
 {
     (void)arg;
+    if (!lib_running())
+        return MPI_T_ERR_NOT_ACCESSIBLE;
     *(int *)buf = route_force_tcp ? 1 : 0;
     return MPI_SUCCESS;
 }
@@ -91,7 +102,9 @@ static int transport_read(int arg, void *buf)
 static int oversub_read(int arg, void *buf)
 {
     (void)arg;
-    *(int *)buf = lib_running() ? progress_oversubscribed() : 0;
+    if (!lib_running())
+        return MPI_T_ERR_NOT_ACCESSIBLE;
+    *(int *)buf = progress_oversubscribed();
     return MPI_SUCCESS;
 }
 
@@ -230,9 +243,14 @@ static void coll_vars_init(void)
         snprintf(coll_enum_names[k], sizeof coll_enum_names[k], "ftmpi_coll_%s", name);
         coll_enums[k] = (mpit_enum_t){coll_enum_names[k], n + 1, coll_items[k], NULL, -1};
         snprintf(coll_names[k], sizeof coll_names[k], "ftmpi_coll_%s_algorithm", name);
+        char env[32];
+        int i = 0;
+        for (; name[i] && i < (int)sizeof env - 1; i++)
+            env[i] = (char)toupper((unsigned char)name[i]);
+        env[i] = '\0';
         snprintf(coll_descs[k], sizeof coll_descs[k],
                  "The %s algorithm forced for every call (FTMPI_COLL_%s); auto: the rules file "
-                 "or the built-in choice. Set it alike on every process.", name, name);
+                 "or the built-in choice. Set it alike on every process.", name, env);
         coll_vars[k] = (mpit_cvar_t){coll_names[k], coll_descs[k], TB, NOOBJ, MPI_T_SCOPE_ALL_EQ,
                                      MPI_INT, &coll_enums[k], k, coll_read, coll_write};
     }

@@ -123,11 +123,12 @@ static void bad_arguments(void)
     EXPECT(MPI_T_cvar_read(MPI_T_CVAR_HANDLE_NULL, &v), MPI_T_ERR_INVALID_HANDLE);
     EXPECT(MPI_T_cvar_read((MPI_T_cvar_handle)buf, &v), MPI_T_ERR_INVALID_HANDLE);
     EXPECT(MPI_T_cvar_handle_free(&ch), MPI_T_ERR_INVALID_HANDLE);
-    /* the eager limit is set once MPI runs, not before */
+    /* the eager limit is set once MPI runs, not before; nor read */
     EXPECT(MPI_T_cvar_handle_alloc(index_of("ftmpi_p2p_eager_limit"), NULL, &ch, &cnt),
            MPI_SUCCESS);
     unsigned long lim = 100;
     EXPECT(MPI_T_cvar_write(ch, &lim), MPI_T_ERR_CVAR_SET_NOT_NOW);
+    EXPECT(MPI_T_cvar_read(ch, &lim), MPI_T_ERR_NOT_ACCESSIBLE);
     EXPECT(MPI_T_cvar_handle_free(&ch), MPI_SUCCESS);
 }
 

@@ -86,7 +86,7 @@ static void list_cvars(void)
             rc = MPI_T_cvar_read(h, &x);
             v = (long long)x;
         }
-        /* the FT modes are given at MPI_Init: not accessible before */
+        /* the knobs MPI_Init sets are not accessible before it */
         CHECK(rc == MPI_SUCCESS || rc == MPI_T_ERR_NOT_ACCESSIBLE, "cvar %s: read %d", name, rc);
         if (rc == MPI_SUCCESS)
             printf("  %-36s = %-8lld scope %d verbosity %d  %s\n", name, v, scope, verb, desc);
