@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "mpi.h"
+#include "util/list.h"
 
 #pragma GCC visibility push(hidden)
 
@@ -51,6 +52,16 @@ extern int mpit_nesting; /* MPI_T_init_thread calls not yet finalized */
  * NULL or *len 0: only *len is set, to strlen(s) + 1; else at most *len - 1
  * characters and a NUL, and *len becomes the length written + 1). */
 void mpit_str(const char *s, char *buf, int *len);
+
+/* The index of the entry called `name` among n, whose names name_of(i, arg)
+ * gives (NULL: entry i does not count): MPI_SUCCESS, MPI_T_ERR_INVALID_NAME,
+ * or MPI_T_ERR_INVALID for a NULL argument. */
+int mpit_find(const char *name, int n, const char *(*name_of)(int i, int arg), int arg,
+              int *index);
+
+/* Is node n (a handle's link; anything, even NULL) on list h? Handles are
+ * checked this way, so a made-up one is refused, never dereferenced. */
+int mpit_on_list(const list_node_t *h, const void *n);
 
 /* ---- enumerations (MPI_T_enum) ----------------------------------------- */
 typedef struct {

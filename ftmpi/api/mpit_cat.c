@@ -28,6 +28,12 @@ static int member(int c, const char *name)
     return strncmp(name, cats[c].name, n) == 0 && name[n] == '_';
 }
 
+static const char *cat_name(int i, int arg)
+{
+    (void)arg;
+    return cats[i].name;
+}
+
 enum { CVARS, PVARS, CATS, EVENTS };
 
 static int kind_count(int kind)
@@ -110,16 +116,7 @@ API_WEAK(T_category_get_index)
 int PMPI_T_category_get_index(const char *name, int *cat_index)
 {
     T_BEGIN();
-    if (!name || !cat_index)
-        T_FAIL(MPI_T_ERR_INVALID);
-    rc = MPI_T_ERR_INVALID_NAME;
-    for (int i = 0; i < NCATS; i++) {
-        if (strcmp(cats[i].name, name) == 0) {
-            *cat_index = i;
-            rc = MPI_SUCCESS;
-            break;
-        }
-    }
+    rc = mpit_find(name, NCATS, cat_name, 0, cat_index);
     T_END();
 }
 

@@ -4,31 +4,33 @@
 #include "api/mpit.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 struct ftmpi_t_cvar_handle {
-    struct ftmpi_t_cvar_handle *next;
+    list_node_t link; /* first: the handle is its link's address */
     const mpit_cvar_t *v;
 };
 
 /* Every live handle: a handle is valid when it is on this list. */
-static struct ftmpi_t_cvar_handle *handles;
+static list_node_t handles = LIST_INIT(handles);
 
 static int handle_valid(MPI_T_cvar_handle h)
 {
-    for (struct ftmpi_t_cvar_handle *p = handles; p; p = p->next)
-        if (p == h)
-            return 1;
-    return 0;
+    return mpit_on_list(&handles, h);
 }
 
 void mpit_cvar_fini(void)
 {
-    while (handles) {
-        struct ftmpi_t_cvar_handle *n = handles->next;
-        free(handles);
-        handles = n;
+    while (!list_empty(&handles)) {
+        list_node_t *n = handles.next;
+        list_del(n);
+        free(list_entry(n, struct ftmpi_t_cvar_handle, link));
     }
+}
+
+static const char *cvar_name(int i, int arg)
+{
+    (void)arg;
+    return mpit_cvar(i)->name;
 }
 
 API_WEAK(T_cvar_get_num)
@@ -69,16 +71,7 @@ API_WEAK(T_cvar_get_index)
 int PMPI_T_cvar_get_index(const char *name, int *cvar_index)
 {
     T_BEGIN();
-    if (!name || !cvar_index)
-        T_FAIL(MPI_T_ERR_INVALID);
-    rc = MPI_T_ERR_INVALID_NAME;
-    for (int i = 0; i < mpit_cvar_count(); i++) {
-        if (strcmp(mpit_cvar(i)->name, name) == 0) {
-            *cvar_index = i;
-            rc = MPI_SUCCESS;
-            break;
-        }
-    }
+    rc = mpit_find(name, mpit_cvar_count(), cvar_name, 0, cvar_index);
     T_END();
 }
 
@@ -97,8 +90,7 @@ int PMPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle
     if (!h)
         T_FAIL(MPI_T_ERR_MEMORY);
     h->v = v;
-    h->next = handles;
-    handles = h;
+    list_add_tail(&handles, &h->link);
     *handle = h;
     *count = 1;
     T_END();
@@ -110,12 +102,7 @@ int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle)
     T_BEGIN();
     if (!handle || !handle_valid(*handle))
         T_FAIL(MPI_T_ERR_INVALID_HANDLE);
-    for (struct ftmpi_t_cvar_handle **p = &handles; *p; p = &(*p)->next) {
-        if (*p == *handle) {
-            *p = (*handle)->next;
-            break;
-        }
-    }
+    list_del(&(*handle)->link);
     free(*handle);
     *handle = MPI_T_CVAR_HANDLE_NULL;
     T_END();

@@ -72,7 +72,7 @@ struct ftmpi_t_event_instance {
 #define NLEVELS 4 /* MPI_T_CB_REQUIRE_NONE .. _ASYNC_SIGNAL_SAFE */
 
 struct ftmpi_t_event_registration {
-    struct ftmpi_t_event_registration *next;
+    list_node_t link; /* first: the registration is its link's address */
     int ev;
     struct {
         MPI_T_event_cb_function *fn;
@@ -84,7 +84,8 @@ struct ftmpi_t_event_registration {
 
 /* Registrations: changed under mpit_mutex and the library lock, walked by
  * the hook under the library lock. */
-static struct ftmpi_t_event_registration *regs;
+static list_node_t regs = LIST_INIT(regs);
+#define REG(n) list_entry(n, struct ftmpi_t_event_registration, link)
 /* The instance whose callbacks run now in this thread (the only one that
  * MPI_T_event_read and the others accept). */
 static __thread struct ftmpi_t_event_instance *current;
@@ -96,6 +97,12 @@ int mpit_event_count(void)
 
 const char *mpit_event_name(int i)
 {
+    return ev_types[i].name;
+}
+
+static const char *event_name(int i, int arg)
+{
+    (void)arg;
     return ev_types[i].name;
 }
 
@@ -128,27 +135,25 @@ static void on_event(int kind, const int64_t v[4])
         inst.data.failed = (failed_data_t){(int)v[0], (int)v[1]};
     else
         inst.data.recovered = (recovered_data_t){(int)v[0], (int)v[1], (unsigned long long)v[2]};
-    for (struct ftmpi_t_event_registration *r = regs; r; r = r->next)
-        if (r->ev == kind)
-            deliver(r, &inst);
+    list_node_t *n;
+    list_for_each(n, &regs)
+        if (REG(n)->ev == kind)
+            deliver(REG(n), &inst);
 }
 
 static int reg_valid(MPI_T_event_registration r)
 {
-    for (struct ftmpi_t_event_registration *p = regs; p; p = p->next)
-        if (p == r)
-            return 1;
-    return 0;
+    return mpit_on_list(&regs, r);
 }
 
 void mpit_event_fini(void)
 {
     api_lock();
     mpit_event_hook = NULL;
-    while (regs) {
-        struct ftmpi_t_event_registration *n = regs->next;
-        free(regs);
-        regs = n;
+    while (!list_empty(&regs)) {
+        list_node_t *n = regs.next;
+        list_del(n);
+        free(REG(n));
     }
     api_unlock();
 }
@@ -258,16 +263,7 @@ API_WEAK(T_event_get_index)
 int PMPI_T_event_get_index(const char *name, int *event_index)
 {
     T_BEGIN();
-    if (!name || !event_index)
-        T_FAIL(MPI_T_ERR_INVALID);
-    rc = MPI_T_ERR_INVALID_NAME;
-    for (int i = 0; i < NEVENTS; i++) {
-        if (strcmp(ev_types[i].name, name) == 0) {
-            *event_index = i;
-            rc = MPI_SUCCESS;
-            break;
-        }
-    }
+    rc = mpit_find(name, NEVENTS, event_name, 0, event_index);
     T_END();
 }
 
@@ -289,8 +285,7 @@ int PMPI_T_event_handle_alloc(int event_index, void *obj_handle, MPI_Info info,
         T_FAIL(MPI_T_ERR_MEMORY);
     r->ev = event_index;
     api_lock();
-    r->next = regs;
-    regs = r;
+    list_add_tail(&regs, &r->link);
     mpit_event_hook = on_event;
     api_unlock();
     *event_registration = r;
@@ -377,18 +372,17 @@ int PMPI_T_event_handle_free(MPI_T_event_registration event_registration, void *
     if (!reg_valid(event_registration))
         T_FAIL(MPI_T_ERR_INVALID_HANDLE);
     api_lock();
-    for (struct ftmpi_t_event_registration **p = &regs; *p; p = &(*p)->next) {
-        if (*p == event_registration) {
-            *p = event_registration->next;
-            break;
-        }
-    }
-    if (!regs)
+    list_del(&event_registration->link);
+    if (list_empty(&regs))
         mpit_event_hook = NULL;
     api_unlock();
-    /* no callback of it can run any more: the free callback now */
-    if (free_cb_function)
+    /* no callback of it can run any more: the free callback now, without
+     * the interface's mutex (it may call MPI_T) */
+    if (free_cb_function) {
+        pthread_mutex_unlock(&mpit_mutex);
         free_cb_function(event_registration, MPI_T_CB_REQUIRE_NONE, user_data);
+        pthread_mutex_lock(&mpit_mutex);
+    }
     free(event_registration);
     T_END();
 }

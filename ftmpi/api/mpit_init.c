@@ -24,6 +24,32 @@ void mpit_str(const char *s, char *buf, int *len)
     *len = n + 1;
 }
 
+int mpit_find(const char *name, int n, const char *(*name_of)(int i, int arg), int arg,
+              int *index)
+{
+    if (!name || !index)
+        return MPI_T_ERR_INVALID;
+    for (int i = 0; i < n; i++) {
+        const char *s = name_of(i, arg);
+        if (s && strcmp(s, name) == 0) {
+            *index = i;
+            return MPI_SUCCESS;
+        }
+    }
+    return MPI_T_ERR_INVALID_NAME;
+}
+
+int mpit_on_list(const list_node_t *h, const void *n)
+{
+    const list_node_t *p;
+    if (!n)
+        return 0;
+    list_for_each(p, h)
+        if ((const void *)p == n)
+            return 1;
+    return 0;
+}
+
 API_WEAK(T_init_thread)
 int PMPI_T_init_thread(int required, int *provided)
 {

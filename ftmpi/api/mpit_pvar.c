@@ -11,10 +11,9 @@
 #include "core/mpit_stats.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 struct ftmpi_t_pvar_handle {
-    struct ftmpi_t_pvar_handle *next;
+    list_node_t link; /* first: the handle is its link's address */
     const mpit_pvar_t *v;
     const void *obj;
     int n;          /* elements */
@@ -24,27 +23,23 @@ struct ftmpi_t_pvar_handle {
 };
 
 struct ftmpi_t_pvar_session {
-    struct ftmpi_t_pvar_session *next;
-    struct ftmpi_t_pvar_handle *handles;
+    list_node_t link; /* first, as above */
+    list_node_t handles;
 };
 
-static struct ftmpi_t_pvar_session *sessions;
+static list_node_t sessions = LIST_INIT(sessions);
 
 static int session_valid(MPI_T_pvar_session s)
 {
-    for (struct ftmpi_t_pvar_session *p = sessions; p; p = p->next)
-        if (p == s)
-            return 1;
-    return 0;
+    return mpit_on_list(&sessions, s);
 }
 
 static int handle_valid(MPI_T_pvar_session s, MPI_T_pvar_handle h)
 {
-    for (struct ftmpi_t_pvar_handle *p = s->handles; p; p = p->next)
-        if (p == h)
-            return 1;
-    return 0;
+    return mpit_on_list(&s->handles, h);
 }
+
+#define HANDLE(n) list_entry(n, struct ftmpi_t_pvar_handle, link)
 
 static int accumulates(const mpit_pvar_t *v)
 {
@@ -126,21 +121,24 @@ static void handle_free(struct ftmpi_t_pvar_handle *h)
 
 static void session_free(struct ftmpi_t_pvar_session *s)
 {
-    while (s->handles) {
-        struct ftmpi_t_pvar_handle *n = s->handles->next;
-        handle_free(s->handles);
-        s->handles = n;
+    list_del(&s->link);
+    while (!list_empty(&s->handles)) {
+        list_node_t *n = s->handles.next;
+        list_del(n);
+        handle_free(HANDLE(n));
     }
     free(s);
 }
 
 void mpit_pvar_fini(void)
 {
-    while (sessions) {
-        struct ftmpi_t_pvar_session *n = sessions->next;
-        session_free(sessions);
-        sessions = n;
-    }
+    while (!list_empty(&sessions))
+        session_free(list_entry(sessions.next, struct ftmpi_t_pvar_session, link));
+}
+
+static const char *pvar_name(int i, int var_class)
+{
+    return mpit_pvar(i)->var_class == var_class ? mpit_pvar(i)->name : NULL;
 }
 
 API_WEAK(T_pvar_get_num)
@@ -180,16 +178,7 @@ API_WEAK(T_pvar_get_index)
 int PMPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index)
 {
     T_BEGIN();
-    if (!name || !pvar_index)
-        T_FAIL(MPI_T_ERR_INVALID);
-    rc = MPI_T_ERR_INVALID_NAME;
-    for (int i = 0; i < mpit_pvar_count(); i++) {
-        if (mpit_pvar(i)->var_class == var_class && strcmp(mpit_pvar(i)->name, name) == 0) {
-            *pvar_index = i;
-            rc = MPI_SUCCESS;
-            break;
-        }
-    }
+    rc = mpit_find(name, mpit_pvar_count(), pvar_name, var_class, pvar_index);
     T_END();
 }
 
@@ -202,8 +191,8 @@ int PMPI_T_pvar_session_create(MPI_T_pvar_session *session)
     struct ftmpi_t_pvar_session *s = calloc(1, sizeof(*s));
     if (!s)
         T_FAIL(MPI_T_ERR_MEMORY);
-    s->next = sessions;
-    sessions = s;
+    list_init(&s->handles);
+    list_add_tail(&sessions, &s->link);
     *session = s;
     T_END();
 }
@@ -214,12 +203,6 @@ int PMPI_T_pvar_session_free(MPI_T_pvar_session *session)
     T_BEGIN();
     if (!session || !session_valid(*session))
         T_FAIL(MPI_T_ERR_INVALID_SESSION);
-    for (struct ftmpi_t_pvar_session **p = &sessions; *p; p = &(*p)->next) {
-        if (*p == *session) {
-            *p = (*session)->next;
-            break;
-        }
-    }
     session_free(*session);
     *session = MPI_T_PVAR_SESSION_NULL;
     T_END();
@@ -263,8 +246,7 @@ int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *o
         handle_free(h);
         T_FAIL(rc);
     }
-    h->next = session->handles;
-    session->handles = h;
+    list_add_tail(&session->handles, &h->link);
     *handle = h;
     *count = n;
     T_END();
@@ -278,12 +260,7 @@ int PMPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handl
         T_FAIL(MPI_T_ERR_INVALID_SESSION);
     if (!handle || !handle_valid(session, *handle))
         T_FAIL(MPI_T_ERR_INVALID_HANDLE);
-    for (struct ftmpi_t_pvar_handle **p = &session->handles; *p; p = &(*p)->next) {
-        if (*p == *handle) {
-            *p = (*handle)->next;
-            break;
-        }
-    }
+    list_del(&(*handle)->link);
     handle_free(*handle);
     *handle = MPI_T_PVAR_HANDLE_NULL;
     T_END();
@@ -323,9 +300,10 @@ static int for_handles(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
         return op(handle, arg);
     }
     int rc = MPI_SUCCESS;
-    for (struct ftmpi_t_pvar_handle *h = session->handles; h; h = h->next)
-        if (fits(h) && rc == MPI_SUCCESS)
-            rc = op(h, arg);
+    list_node_t *n;
+    list_for_each(n, &session->handles)
+        if (fits(HANDLE(n)) && rc == MPI_SUCCESS)
+            rc = op(HANDLE(n), arg);
     return rc;
 }
 

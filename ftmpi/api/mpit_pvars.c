@@ -146,12 +146,12 @@ const void *mpit_pvar_bind(const mpit_pvar_t *v, const void *obj_handle, int *rc
 
 static const mpit_pvar_t table[] = {
     {"ftmpi_p2p_messages_sent",
-     "Messages this process handed to point-to-point (user and collective traffic, eager or "
-     "rendezvous).", UD, COUNTER, NOOBJ, ULL, CTR, one, s_sent_msgs},
+     "Messages this process handed to point-to-point (user traffic and the library's own: "
+     "collectives, one-sided, ULFM), eager or rendezvous.", UD, COUNTER, NOOBJ, ULL, CTR, one, s_sent_msgs},
     {"ftmpi_p2p_bytes_sent", "Bytes of the messages sent.", UD, COUNTER, NOOBJ, ULL, CTR, one,
      s_sent_bytes},
     {"ftmpi_p2p_messages_received",
-     "Messages matched by a receive of this process (user and collective traffic).", UD, COUNTER,
+     "Messages matched by a receive of this process (user traffic and the library's own).", UD, COUNTER,
      NOOBJ, ULL, CTR, one, s_recv_msgs},
     {"ftmpi_p2p_bytes_received", "Bytes of the messages received.", UD, COUNTER, NOOBJ, ULL, CTR,
      one, s_recv_bytes},
