@@ -9,6 +9,10 @@ SCALARS = ("int", "Aint", "Count", "Offset", "Fint", "logical")
 KINDS = set(HANDLES + SCALARS + (
     "choice", "Status", "F08status", "string", "extra", "extra_int", "attr", "attr_int",
     "baseptr", "bufaddr", "cptr", "argc", "argv", "strings", "argvs", "..."))
+# the handles of the tool interface MPI_T (C only: @conly entries alone may use them)
+TOOL_KINDS = {"T_enum", "T_cvar_handle", "T_pvar_handle", "T_pvar_session", "T_event_instance",
+              "T_event_registration", "T_cb_safety", "T_source_order"}
+KINDS |= TOOL_KINDS
 RETURNS = ("int", "double", "Aint", "Fint") + HANDLES
 FN_FLAGS = {"removed", "deprecated", "nof08", "f08only", "conly", "f2c", "custom", "c", "cstd"}
 # @lc / @la: the parameter is MPI_Count / MPI_Aint in the large-count Name_c
@@ -195,6 +199,8 @@ def parse(path):
             names = [p.name for p in params]
             if len(set(names)) != len(names):
                 raise ApiError(f"{where}: {name}: two parameters have the same name")
+            if "conly" not in flagset and any(p.kind in TOOL_KINDS for p in params):
+                raise ApiError(f"{where}: {name}: MPI_T handles are C only: mark it @conly")
             f = Function(name, params, ret, flagset, chapter, where,
                          "FTMPI_" if kw == "ftfn" else "MPI_")
             if kw == "callback":

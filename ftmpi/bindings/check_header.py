@@ -74,7 +74,8 @@ def parse_header(text):
     text = re.sub(r"^\s*#.*$", ";", text, flags=re.M)     # pragmas end a declaration too
     text = re.sub(r"\s+", " ", text)
     out = {}
-    decl_re = re.compile(r"^\s*([A-Za-z_][\w ]*?[\w*])\s*\bMPI_([A-Z][a-z0-9]\w*)\s*\((.*)\)\s*$")
+    decl_re = re.compile(
+        r"^\s*([A-Za-z_][\w ]*?[\w*])\s*\bMPI_([A-Z][a-z0-9]\w*|T_[a-z]\w*)\s*\((.*)\)\s*$")
     for decl in text.split(";"):
         m = decl_re.match(decl)
         if not m:

@@ -253,7 +253,7 @@ def mpi_f08_module(api, vals):
         out.append("  end interface")
     out.append("  abstract interface")
     for c in api.callbacks.values():
-        if not c.has("nof08"):
+        if c.f08:
             out += callback_interface(c)
     out.append("  end interface")
     for name, cb, _ in api.procs:

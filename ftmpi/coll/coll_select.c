@@ -249,6 +249,16 @@ int coll_select_set(const char *spec)
     return rc;
 }
 
+int coll_select_info(coll_kind_t k, const char **name, const char *const **algs, int *nalgs)
+{
+    if (!loaded)
+        load();
+    *name = kinds[k].name;
+    *algs = kinds[k].algs;
+    *nalgs = kinds[k].nalgs;
+    return is_forced[k] ? forced[k].alg : -1;
+}
+
 static int is_sm(coll_kind_t k, int alg)
 {
     switch (k) {

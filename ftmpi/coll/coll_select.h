@@ -99,5 +99,8 @@ const coll_rule_t *coll_rules_find(const coll_rule_t *rules, int n, coll_kind_t 
  * would ("bcast=pipeline:1024,allreduce=ring"; "bcast=" unforces bcast;
  * NULL or "" unforces everything). Returns 0, or -1 on a bad item. */
 int coll_select_set(const char *spec);
+/* The tool interface (api/mpit_cvars.c): kind k's name and algorithm names,
+ * and the algorithm forced for it (-1: none, the rules or built-in choice). */
+int coll_select_info(coll_kind_t k, const char **name, const char *const **algs, int *nalgs);
 
 #endif

@@ -70,6 +70,34 @@ static const char *const class_strings[] = {
     [MPIX_ERR_REVOKED] = "MPIX_ERR_REVOKED: communicator revoked",
     [MPI_ERR_SESSION] = "MPI_ERR_SESSION: invalid session handle",
     [62] = "reserved error class",
+    [63] = "reserved error class",
+    [MPI_T_ERR_MEMORY] = "MPI_T_ERR_MEMORY: out of memory",
+    [MPI_T_ERR_NOT_INITIALIZED] =
+        "MPI_T_ERR_NOT_INITIALIZED: the tool interface is not initialized (MPI_T_init_thread)",
+    [MPI_T_ERR_CANNOT_INIT] = "MPI_T_ERR_CANNOT_INIT: the tool interface cannot be initialized",
+    [MPI_T_ERR_INVALID] =
+        "MPI_T_ERR_INVALID: invalid use of the tool interface or invalid argument",
+    [MPI_T_ERR_INVALID_INDEX] = "MPI_T_ERR_INVALID_INDEX: invalid or out-of-range index",
+    [MPI_T_ERR_INVALID_ITEM] = "MPI_T_ERR_INVALID_ITEM: invalid item index of an enumeration",
+    [MPI_T_ERR_INVALID_SESSION] = "MPI_T_ERR_INVALID_SESSION: invalid performance variable session",
+    [MPI_T_ERR_INVALID_HANDLE] = "MPI_T_ERR_INVALID_HANDLE: invalid handle",
+    [MPI_T_ERR_INVALID_NAME] =
+        "MPI_T_ERR_INVALID_NAME: no variable, category or event of that name",
+    [MPI_T_ERR_OUT_OF_HANDLES] = "MPI_T_ERR_OUT_OF_HANDLES: no more handles available",
+    [MPI_T_ERR_OUT_OF_SESSIONS] = "MPI_T_ERR_OUT_OF_SESSIONS: no more sessions available",
+    [MPI_T_ERR_CVAR_SET_NOT_NOW] =
+        "MPI_T_ERR_CVAR_SET_NOT_NOW: the control variable cannot be set now",
+    [MPI_T_ERR_CVAR_SET_NEVER] = "MPI_T_ERR_CVAR_SET_NEVER: the control variable can never be set",
+    [MPI_T_ERR_PVAR_NO_WRITE] =
+        "MPI_T_ERR_PVAR_NO_WRITE: the performance variable cannot be written or reset",
+    [MPI_T_ERR_PVAR_NO_STARTSTOP] =
+        "MPI_T_ERR_PVAR_NO_STARTSTOP: the performance variable cannot be started or stopped",
+    [MPI_T_ERR_PVAR_NO_ATOMIC] =
+        "MPI_T_ERR_PVAR_NO_ATOMIC: the performance variable cannot be read and reset atomically",
+    [MPI_T_ERR_NOT_ACCESSIBLE] =
+        "MPI_T_ERR_NOT_ACCESSIBLE: the requested information is not accessible",
+    [MPI_T_ERR_NOT_SUPPORTED] =
+        "MPI_T_ERR_NOT_SUPPORTED: the requested functionality is not supported",
     [MPI_ERR_LASTCODE] = "MPI_ERR_LASTCODE: last predefined error code",
 };
 

@@ -3,6 +3,7 @@
 #include "coll/coll.h"
 #include "ft/ulfm.h"
 #include "runtime/monrank/monrank.h"
+#include "core/mpit_stats.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@ static void on_failure(const rtc_event_t *ev)
     if (!ft.failed_mark[w]) {
         ft.failed_mark[w] = 1;
         ft.failed[ft.nfailed++] = w;
+        mpit_note_failure(w, ev->incarnation); /* MPI_T counter and event */
     }
     ftg.peer_dead[w] = 1;
     ft_log_event("failure", w, ev);

@@ -15,6 +15,7 @@
 #include "util/timer.h"
 #include "core/err_cause.h"
 #include "runtime/monrank/monrank.h"
+#include "core/mpit_stats.h"
 
 static int round_done(void *arg)
 {
@@ -171,6 +172,7 @@ static int recover(int callbacks)
     if (ft.in_recovery)
         return err_cause(MPI_ERR_OTHER, "a recovery callback tried to recover (not allowed)");
     ft.in_recovery = 1;
+    mpit_note_recovery_begin();
     ft.round_waiting = 0;
     ft.refused = 0;
     monrank_event1("recovery_begin", "generation", ftg.generation); /* trace */
@@ -201,6 +203,7 @@ static int recover(int callbacks)
     if (rec)
         free_recovery(rec);
     ft.in_recovery = 0;
+    mpit_note_recovery_end(rc, ftg.generation, ftg.num_failed);
     if (comm_change_hook)
         comm_change_hook(); /* the monitor shows the new generation */
     /* Last step: the recovery callbacks, in attachment order. */

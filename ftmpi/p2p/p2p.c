@@ -14,6 +14,7 @@
  */
 #include "p2p/p2p_int.h"
 #include "p2p/progress.h"
+#include "core/mpit_stats.h"
 #include "runtime/monrank/monrank.h"
 
 #include <errno.h>
@@ -143,6 +144,7 @@ static void set_recv_status(req_t *r, const pkt_t *p)
 /* A matched message (eager data in `data`, or an RTS) goes into r. */
 static void deliver_into(req_t *r, const pkt_t *p, const void *data)
 {
+    mpit_count_recv(p->len);
     set_recv_status(r, p);
     if (p->type == PKT_EAGER) {
         if (r->status.ftmpi_count)
@@ -395,8 +397,10 @@ int p2p_send_now(comm_t *c, const void *buf, int count, dt_t *dt, int dest, int 
         p.len = bytes;
         sent = xmit_eager_now(w, &p, buf, (size_t)count, dt);
     }
-    if (sent)
+    if (sent) {
         monrank_count(w, bytes); /* the monitor's matrix (off: one test) */
+        mpit_count_send(bytes, 0);
+    }
     return sent;
 }
 
@@ -422,6 +426,7 @@ int p2p_start_send(req_t *r)
     monrank_count(r->peer_world, r->bytes);
     pkt_t p;
     pkt_init(&p, r->bytes <= route_eager_limit(r->peer_world) ? PKT_EAGER : PKT_RTS, c, r->coll);
+    mpit_count_send(r->bytes, p.type == PKT_RTS);
     p.tag = r->tag;
     p.len = r->bytes;
     p.sreq = req_token(r);

@@ -10,6 +10,7 @@
  * docs/progress.md).
  */
 #include "p2p/p2p_int.h"
+#include "core/mpit_stats.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -42,11 +43,13 @@ umsg_t *umsg_new(const pkt_t *p, const void *data, size_t len)
         m->data = m->inl;
         memcpy(m->inl, data, dlen);
     }
+    mpit_count_unexp(1); /* MPI_T (core/mpit_stats.h) */
     return m;
 }
 
 void umsg_free(umsg_t *m)
 {
+    mpit_count_unexp(-1);
     if (m->pooled && npool < UMSG_POOL_MAX) {
         m->link.next = (list_node_t *)pool;
         pool = m;
