@@ -1,5 +1,6 @@
 /* Entry points: allgather(v), alltoall(v/w). */
 #include "coll/coll_entry.h"
+#include "coll/coll_sm.h"
 
 /* Per-peer block tables (n peers). */
 static coll_blocks_t *blocks_new(sched_t *s, int n)
@@ -22,6 +23,13 @@ static coll_blocks_t *blocks_new(sched_t *s, int n)
 int coll_iallgather(comm_t *c, const void *sbuf, int scount, dt_t *sdt, void *rbuf, int rcount,
                     dt_t *rdt, req_t **req_p)
 {
+    size_t nbytes = (size_t)rcount * rdt->size;
+    int rc0 = MPI_SUCCESS;
+    coll_sm_t *sm = req_p || !nbytes ? NULL : coll_sm_get(c, COLL_ALLGATHER, nbytes, &rc0);
+    if (sm)
+        return coll_sm_allgather(sm, sbuf, (size_t)scount, sdt, rbuf, (size_t)rcount, rdt);
+    if (rc0 != MPI_SUCCESS)
+        return rc0;
     sched_t *s = coll_sched(c, sdt, rdt, NULL);
     if (!s)
         return MPI_ERR_NO_MEM;
@@ -127,6 +135,13 @@ static int a2a_in_place(sched_t *s, coll_blocks_t *b, int n)
 int coll_ialltoall(comm_t *c, const void *sbuf, int scount, dt_t *sdt, void *rbuf, int rcount,
                    dt_t *rdt, req_t **req_p)
 {
+    size_t nbytes = (size_t)rcount * rdt->size;
+    int rc0 = MPI_SUCCESS;
+    coll_sm_t *sm = req_p || !nbytes ? NULL : coll_sm_get(c, COLL_ALLTOALL, nbytes, &rc0);
+    if (sm)
+        return coll_sm_alltoall(sm, sbuf, (size_t)scount, sdt, rbuf, (size_t)rcount, rdt);
+    if (rc0 != MPI_SUCCESS)
+        return rc0;
     sched_t *s = coll_sched(c, sdt, rdt, NULL);
     if (!s)
         return MPI_ERR_NO_MEM;

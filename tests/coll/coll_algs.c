@@ -17,13 +17,13 @@ static int seed = 1;
 
 static const char *const bcast_algs[] = {"bcast=binomial", "bcast=pipeline:1024",
     "bcast=pipeline", "bcast=bintree:512", "bcast=bintree", "bcast=scatter_allgather", "bcast=sm", NULL};
-static const char *const gather_algs[] = {"gather=linear", "gather=binomial", NULL};
-static const char *const scatter_algs[] = {"scatter=linear", "scatter=binomial", NULL};
+static const char *const gather_algs[] = {"gather=linear", "gather=binomial", "gather=sm", NULL};
+static const char *const scatter_algs[] = {"scatter=linear", "scatter=binomial", "scatter=sm", NULL};
 static const char *const allgather_algs[] = {"allgather=ring", "allgather=recursive_doubling",
-    "allgather=bruck", NULL};
+    "allgather=bruck", "allgather=sm", NULL};
 static const char *const allgatherv_algs[] = {"allgatherv=ring", "allgatherv=linear", NULL};
 static const char *const alltoall_algs[] = {"alltoall=linear", "alltoall=pairwise",
-    "alltoall=bruck", NULL};
+    "alltoall=bruck", "alltoall=sm", NULL};
 static const char *const alltoallv_algs[] = {"alltoallv=linear", "alltoallv=pairwise", NULL};
 static const char *const reduce_algs[] = {"reduce=binomial", "reduce=pipeline:512",
     "reduce=pipeline", "reduce=sm", NULL};
@@ -31,7 +31,7 @@ static const char *const allreduce_algs[] = {"allreduce=recursive_doubling",
     "allreduce=rabenseifner", "allreduce=ring", "allreduce=ring:256",
     "allreduce=reduce_bcast", "allreduce=sm", NULL};
 static const char *const rs_algs[] = {"reduce_scatter=reduce_scatterv", "reduce_scatter=ring",
-    NULL};
+    "reduce_scatter=sm", NULL};
 static const char *const scan_algs[] = {"scan=linear", "scan=recursive_doubling", NULL};
 
 static void test_bcast(const tb_t *t, long n, const char *alg)
