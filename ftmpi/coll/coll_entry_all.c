@@ -23,7 +23,7 @@ static coll_blocks_t *blocks_new(sched_t *s, int n)
 int coll_iallgather(comm_t *c, const void *sbuf, int scount, dt_t *sdt, void *rbuf, int rcount,
                     dt_t *rdt, req_t **req_p)
 {
-    size_t nbytes = (size_t)rcount * rdt->size;
+    size_t nbytes = c->is_inter ? 0 : (size_t)rcount * rdt->size;
     int rc0 = MPI_SUCCESS;
     coll_sm_t *sm = req_p || !nbytes ? NULL : coll_sm_get(c, COLL_ALLGATHER, nbytes, &rc0);
     if (sm)
@@ -135,7 +135,7 @@ static int a2a_in_place(sched_t *s, coll_blocks_t *b, int n)
 int coll_ialltoall(comm_t *c, const void *sbuf, int scount, dt_t *sdt, void *rbuf, int rcount,
                    dt_t *rdt, req_t **req_p)
 {
-    size_t nbytes = (size_t)rcount * rdt->size;
+    size_t nbytes = c->is_inter ? 0 : (size_t)rcount * rdt->size;
     int rc0 = MPI_SUCCESS;
     coll_sm_t *sm = req_p || !nbytes ? NULL : coll_sm_get(c, COLL_ALLTOALL, nbytes, &rc0);
     if (sm)

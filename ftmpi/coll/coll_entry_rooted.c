@@ -98,7 +98,9 @@ int coll_ibcast(comm_t *c, void *buf, int count, dt_t *dt, int root, req_t **req
 int coll_igather(comm_t *c, const void *sbuf, int scount, dt_t *sdt, void *rbuf, int rcount,
                  dt_t *rdt, int root, req_t **req_p)
 {
-    size_t nbytes = c->rank == root ? (size_t)rcount * rdt->size : (size_t)scount * sdt->size;
+    /* Intercommunicators: the roots' side may pass no types at all. */
+    size_t nbytes = c->is_inter ? 0
+                    : c->rank == root ? (size_t)rcount * rdt->size : (size_t)scount * sdt->size;
     int rc0 = MPI_SUCCESS;
     coll_sm_t *sm = req_p || !nbytes ? NULL : coll_sm_get(c, COLL_GATHER, nbytes, &rc0);
     if (sm)
@@ -139,7 +141,8 @@ int coll_igatherv(comm_t *c, const void *sbuf, int scount, dt_t *sdt, void *rbuf
 int coll_iscatter(comm_t *c, const void *sbuf, int scount, dt_t *sdt, void *rbuf, int rcount,
                   dt_t *rdt, int root, req_t **req_p)
 {
-    size_t nbytes = c->rank == root ? (size_t)scount * sdt->size : (size_t)rcount * rdt->size;
+    size_t nbytes = c->is_inter ? 0
+                    : c->rank == root ? (size_t)scount * sdt->size : (size_t)rcount * rdt->size;
     int rc0 = MPI_SUCCESS;
     coll_sm_t *sm = req_p || !nbytes ? NULL : coll_sm_get(c, COLL_SCATTER, nbytes, &rc0);
     if (sm)
