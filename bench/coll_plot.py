@@ -126,15 +126,7 @@ def main():
             lo, hi = math.log10(min(vals)), math.log10(max(vals))
             if hi - lo < 1e-9:
                 hi = lo + 1
-            slo, shi = math.log2(max(min(sizes), 1)), math.log2(max(sizes))
-            if shi - slo < 1e-9:
-                shi = slo + 1
-
-            def px(sz):
-                return x0 + 5 + (W - 10) * (math.log2(max(sz, 1)) - slo) / (shi - slo)
-
-            def py(v):
-                return y0 + H - 5 - (H - 10) * (math.log10(v) - lo) / (hi - lo)
+            px, py = scales(x0, y0, W, H, sizes, lo, hi)
             for e in range(math.floor(lo), math.ceil(hi) + 1):
                 if lo <= e <= hi:
                     s.append('<text x="%d" y="%.1f" text-anchor="end">%g</text>'
@@ -160,6 +152,21 @@ def main():
     return 0
 
 
+def scales(x0, y0, W, H, sizes, lo, hi):
+    """Pixel position of a size (log2 x axis over sizes) and of a value
+    (log10 y axis from lo to hi) in the panel at (x0, y0)."""
+    slo, shi = math.log2(max(min(sizes), 1)), math.log2(max(max(sizes), 1))
+    if shi - slo < 1e-9:
+        shi = slo + 1
+
+    def px(sz):
+        return x0 + 5 + (W - 10) * (math.log2(max(sz, 1)) - slo) / (shi - slo)
+
+    def py(v):
+        return y0 + H - 5 - (H - 10) * (math.log10(v) - lo) / (hi - lo)
+    return px, py
+
+
 def ratio_panel(x0, y0, W, H, metric, np_, r):
     """ftmpi / min(others) against size, log scale, lines at 1 and 1.1."""
     s = ['<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#888"/>'
@@ -172,15 +179,7 @@ def ratio_panel(x0, y0, W, H, metric, np_, r):
     lo = math.log10(min(min(v for _, v in r), 0.5))
     hi = math.log10(max(max(v for _, v in r), 2.0))
     szs = [max(sz, 1) for sz, _ in r]
-    slo, shi = math.log2(min(szs)), math.log2(max(szs))
-    if shi - slo < 1e-9:
-        shi = slo + 1
-
-    def px(sz):
-        return x0 + 5 + (W - 10) * (math.log2(max(sz, 1)) - slo) / (shi - slo)
-
-    def py(v):
-        return y0 + H - 5 - (H - 10) * (math.log10(v) - lo) / (hi - lo)
+    px, py = scales(x0, y0, W, H, szs, lo, hi)
     for v, dash in ((1.0, "4,3"), (1.1, "2,2")):
         s.append('<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#555" stroke-dasharray="%s"/>'
                  % (x0, x0 + W, py(v), py(v), dash))

@@ -24,8 +24,8 @@ int coll_iallgather(comm_t *c, const void *sbuf, int scount, dt_t *sdt, void *rb
                     dt_t *rdt, req_t **req_p)
 {
     size_t nbytes = c->is_inter ? 0 : (size_t)rcount * rdt->size;
-    int rc0 = MPI_SUCCESS;
-    coll_sm_t *sm = req_p || !nbytes ? NULL : coll_sm_get(c, COLL_ALLGATHER, nbytes, &rc0);
+    int rc0;
+    coll_sm_t *sm = coll_sm_for_call(c, COLL_ALLGATHER, nbytes, req_p, &rc0);
     if (sm)
         return coll_sm_allgather(sm, sbuf, (size_t)scount, sdt, rbuf, (size_t)rcount, rdt);
     if (rc0 != MPI_SUCCESS)
@@ -136,8 +136,8 @@ int coll_ialltoall(comm_t *c, const void *sbuf, int scount, dt_t *sdt, void *rbu
                    dt_t *rdt, req_t **req_p)
 {
     size_t nbytes = c->is_inter ? 0 : (size_t)rcount * rdt->size;
-    int rc0 = MPI_SUCCESS;
-    coll_sm_t *sm = req_p || !nbytes ? NULL : coll_sm_get(c, COLL_ALLTOALL, nbytes, &rc0);
+    int rc0;
+    coll_sm_t *sm = coll_sm_for_call(c, COLL_ALLTOALL, nbytes, req_p, &rc0);
     if (sm)
         return coll_sm_alltoall(sm, sbuf, (size_t)scount, sdt, rbuf, (size_t)rcount, rdt);
     if (rc0 != MPI_SUCCESS)

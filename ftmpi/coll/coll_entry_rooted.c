@@ -59,8 +59,8 @@ int coll_ibcast(comm_t *c, void *buf, int count, dt_t *dt, int root, req_t **req
     /* The choice may depend on the byte count only: ranks may use
      * different types of the same signature. */
     size_t nbytes = (size_t)count * dt->size;
-    int rc0 = MPI_SUCCESS;
-    coll_sm_t *sm = req_p || !nbytes ? NULL : coll_sm_get(c, COLL_BCAST, nbytes, &rc0);
+    int rc0;
+    coll_sm_t *sm = coll_sm_for_call(c, COLL_BCAST, nbytes, req_p, &rc0);
     if (sm)
         return bcast_sm(sm, buf, count, dt, root);
     if (rc0 != MPI_SUCCESS)
@@ -101,8 +101,8 @@ int coll_igather(comm_t *c, const void *sbuf, int scount, dt_t *sdt, void *rbuf,
     /* Intercommunicators: the roots' side may pass no types at all. */
     size_t nbytes = c->is_inter ? 0
                     : c->rank == root ? (size_t)rcount * rdt->size : (size_t)scount * sdt->size;
-    int rc0 = MPI_SUCCESS;
-    coll_sm_t *sm = req_p || !nbytes ? NULL : coll_sm_get(c, COLL_GATHER, nbytes, &rc0);
+    int rc0;
+    coll_sm_t *sm = coll_sm_for_call(c, COLL_GATHER, nbytes, req_p, &rc0);
     if (sm)
         return coll_sm_gather(sm, sbuf, (size_t)scount, sdt, rbuf, (size_t)rcount, rdt, root);
     if (rc0 != MPI_SUCCESS)
@@ -143,8 +143,8 @@ int coll_iscatter(comm_t *c, const void *sbuf, int scount, dt_t *sdt, void *rbuf
 {
     size_t nbytes = c->is_inter ? 0
                     : c->rank == root ? (size_t)scount * sdt->size : (size_t)rcount * rdt->size;
-    int rc0 = MPI_SUCCESS;
-    coll_sm_t *sm = req_p || !nbytes ? NULL : coll_sm_get(c, COLL_SCATTER, nbytes, &rc0);
+    int rc0;
+    coll_sm_t *sm = coll_sm_for_call(c, COLL_SCATTER, nbytes, req_p, &rc0);
     if (sm)
         return coll_sm_scatter(sm, sbuf, (size_t)scount, sdt, rbuf, (size_t)rcount, rdt, root);
     if (rc0 != MPI_SUCCESS)

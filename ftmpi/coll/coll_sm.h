@@ -35,6 +35,15 @@ typedef struct coll_sm coll_sm_t;
  * *rc (a member died). */
 coll_sm_t *coll_sm_get(comm_t *c, coll_kind_t k, size_t bytes, int *rc);
 
+/* coll_sm_get for a call of an entry point: NULL (with *rc MPI_SUCCESS) for
+ * a non-blocking call (req_p set) or one that moves no bytes. */
+static inline coll_sm_t *coll_sm_for_call(comm_t *c, coll_kind_t k, size_t bytes,
+                                          const void *req_p, int *rc)
+{
+    *rc = MPI_SUCCESS;
+    return req_p || !bytes ? NULL : coll_sm_get(c, k, bytes, rc);
+}
+
 /* The calls (coll_sm_ops.c); buffers are contiguous (count, dt). */
 int coll_sm_barrier(coll_sm_t *sm);
 int coll_sm_bcast(coll_sm_t *sm, void *buf, size_t bytes, int root);

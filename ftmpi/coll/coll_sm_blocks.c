@@ -35,11 +35,26 @@ static int unpack(void *buf, size_t count, dt_t *dt, const char *b)
     return coll_local_copy2(b, count * dt->size, dt_get(MPI_BYTE), buf, count, dt);
 }
 
+/* Gather and allgather: copy every other member's n-byte block of call s
+ * out to its place in rbuf as it arrives, then post "done". */
+static int collect(coll_sm_t *sm, uint32_t s, size_t n, void *rbuf, size_t rcount, dt_t *rdt)
+{
+    for (int i = 1; i < sm->p; i++) {
+        int k = (sm->me + i) % sm->p, rc;
+        if ((rc = coll_sm_wait(sm, SMF_ARRIVE, k, s)) != MPI_SUCCESS ||
+            (rc = unpack(coll_at(rbuf, rdt, (size_t)k * rcount), rcount, rdt,
+                         coll_sm_buf(sm, k, s, n))) != MPI_SUCCESS)
+            return rc;
+    }
+    coll_sm_post(sm, SMF_DONE, s, -1);
+    return MPI_SUCCESS;
+}
+
 int coll_sm_gather(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt, void *rbuf,
                    size_t rcount, dt_t *rdt, int root)
 {
     uint32_t s = coll_sm_begin(sm);
-    int me = sm->me, p = sm->p, rc;
+    int me = sm->me, rc;
     size_t n = me == root ? rcount * rdt->size : scount * sdt->size;
     if (me != root) {
         if ((rc = coll_sm_buffers_free(sm, s, n)) != MPI_SUCCESS ||
@@ -52,15 +67,7 @@ int coll_sm_gather(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt, vo
         (rc = coll_local_copy2(sbuf, scount, sdt, coll_at(rbuf, rdt, (size_t)me * rcount),
                                rcount, rdt)) != MPI_SUCCESS)
         return rc;
-    for (int i = 1; i < p; i++) {
-        int k = (me + i) % p;
-        if ((rc = coll_sm_wait(sm, SMF_ARRIVE, k, s)) != MPI_SUCCESS ||
-            (rc = unpack(coll_at(rbuf, rdt, (size_t)k * rcount), rcount, rdt,
-                         coll_sm_buf(sm, k, s, n))) != MPI_SUCCESS)
-            return rc;
-    }
-    coll_sm_post(sm, SMF_DONE, s, -1);
-    return MPI_SUCCESS;
+    return collect(sm, s, n, rbuf, rcount, rdt);
 }
 
 int coll_sm_scatter(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt, void *rbuf,
@@ -96,7 +103,7 @@ int coll_sm_allgather(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt,
                       size_t rcount, dt_t *rdt)
 {
     uint32_t s = coll_sm_begin(sm);
-    int me = sm->me, p = sm->p, rc;
+    int me = sm->me, rc;
     size_t n = rcount * rdt->size;
     char *mine = coll_at(rbuf, rdt, (size_t)me * rcount);
     if ((rc = coll_sm_buffers_free(sm, s, n)) != MPI_SUCCESS)
@@ -109,15 +116,7 @@ int coll_sm_allgather(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt,
     if (sbuf != MPI_IN_PLACE &&
         (rc = coll_local_copy2(sbuf, scount, sdt, mine, rcount, rdt)) != MPI_SUCCESS)
         return rc;
-    for (int i = 1; i < p; i++) {
-        int k = (me + i) % p;
-        if ((rc = coll_sm_wait(sm, SMF_ARRIVE, k, s)) != MPI_SUCCESS ||
-            (rc = unpack(coll_at(rbuf, rdt, (size_t)k * rcount), rcount, rdt,
-                         coll_sm_buf(sm, k, s, n))) != MPI_SUCCESS)
-            return rc;
-    }
-    coll_sm_post(sm, SMF_DONE, s, -1);
-    return MPI_SUCCESS;
+    return collect(sm, s, n, rbuf, rcount, rdt);
 }
 
 int coll_sm_alltoall(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt, void *rbuf,
