@@ -1,5 +1,6 @@
 /* Entry points: allgather(v), alltoall(v/w). */
 #include "coll/coll_entry.h"
+#include "coll/coll_sm.h"
 
 /* Per-peer block tables (n peers). */
 static coll_blocks_t *blocks_new(sched_t *s, int n)
@@ -19,9 +20,26 @@ static coll_blocks_t *blocks_new(sched_t *s, int n)
     return b;
 }
 
+/* Allgather and alltoall (kind k) through the shared-memory component:
+ * 1 when it ran, or its setup failed (*rc), 0 to build a schedule. */
+static int all_sm(comm_t *c, coll_kind_t k, const void *sbuf, int scount, dt_t *sdt,
+                  void *rbuf, int rcount, dt_t *rdt, req_t **req_p, int *rc)
+{
+    size_t nbytes = c->is_inter ? 0 : (size_t)rcount * rdt->size;
+    coll_sm_t *sm = coll_sm_for_call(c, k, nbytes, req_p, rc);
+    if (sm && k == COLL_ALLGATHER)
+        *rc = coll_sm_allgather(sm, sbuf, (size_t)scount, sdt, rbuf, (size_t)rcount, rdt);
+    else if (sm)
+        *rc = coll_sm_alltoall(sm, sbuf, (size_t)scount, sdt, rbuf, (size_t)rcount, rdt);
+    return sm || *rc != MPI_SUCCESS;
+}
+
 int coll_iallgather(comm_t *c, const void *sbuf, int scount, dt_t *sdt, void *rbuf, int rcount,
                     dt_t *rdt, req_t **req_p)
 {
+    int rc0;
+    if (all_sm(c, COLL_ALLGATHER, sbuf, scount, sdt, rbuf, rcount, rdt, req_p, &rc0))
+        return rc0;
     sched_t *s = coll_sched(c, sdt, rdt, NULL);
     if (!s)
         return MPI_ERR_NO_MEM;
@@ -127,6 +145,9 @@ static int a2a_in_place(sched_t *s, coll_blocks_t *b, int n)
 int coll_ialltoall(comm_t *c, const void *sbuf, int scount, dt_t *sdt, void *rbuf, int rcount,
                    dt_t *rdt, req_t **req_p)
 {
+    int rc0;
+    if (all_sm(c, COLL_ALLTOALL, sbuf, scount, sdt, rbuf, rcount, rdt, req_p, &rc0))
+        return rc0;
     sched_t *s = coll_sched(c, sdt, rdt, NULL);
     if (!s)
         return MPI_ERR_NO_MEM;

@@ -2,6 +2,7 @@
 #include "coll/coll_entry.h"
 #include "coll/coll_sm.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
 /* The shared-memory component for a blocking reduction on c, or NULL
@@ -80,9 +81,27 @@ int coll_iallreduce(comm_t *c, const void *sbuf, void *rbuf, int count, dt_t *dt
     return coll_finish(s, rc, req_p);
 }
 
+/* Through the shared-memory component, or NULL (*rc: its setup's error). */
+static coll_sm_t *rs_sm(comm_t *c, const int *rcounts, dt_t *dt, req_t **req_p, int *rc)
+{
+    *rc = MPI_SUCCESS;
+    if (c->is_inter)
+        return NULL;
+    size_t total = 0;
+    for (int i = 0; i < c->size; i++)
+        total += (size_t)rcounts[i];
+    return total > INT_MAX ? NULL : sm_for(c, COLL_REDUCE_SCATTER, (int)total, dt, req_p, rc);
+}
+
 int coll_ireduce_scatter(comm_t *c, const void *sbuf, void *rbuf, const int *rcounts, dt_t *dt,
                          op_t *op, req_t **req_p)
 {
+    int rc0;
+    coll_sm_t *sm = rs_sm(c, rcounts, dt, req_p, &rc0);
+    if (sm)
+        return coll_sm_reduce_scatter(sm, sbuf, rbuf, rcounts, dt, op);
+    if (rc0 != MPI_SUCCESS)
+        return rc0;
     sched_t *s = coll_sched(c, dt, NULL, op);
     if (!s)
         return MPI_ERR_NO_MEM;

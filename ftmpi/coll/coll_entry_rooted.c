@@ -59,8 +59,8 @@ int coll_ibcast(comm_t *c, void *buf, int count, dt_t *dt, int root, req_t **req
     /* The choice may depend on the byte count only: ranks may use
      * different types of the same signature. */
     size_t nbytes = (size_t)count * dt->size;
-    int rc0 = MPI_SUCCESS;
-    coll_sm_t *sm = req_p || !nbytes ? NULL : coll_sm_get(c, COLL_BCAST, nbytes, &rc0);
+    int rc0;
+    coll_sm_t *sm = coll_sm_for_call(c, COLL_BCAST, nbytes, req_p, &rc0);
     if (sm)
         return bcast_sm(sm, buf, count, dt, root);
     if (rc0 != MPI_SUCCESS)
@@ -95,9 +95,29 @@ int coll_ibcast(comm_t *c, void *buf, int count, dt_t *dt, int root, req_t **req
     return coll_finish(s, rc, req_p);
 }
 
+/* Gather and scatter (kind k) through the shared-memory component: 1 when
+ * it ran, or its setup failed (*rc), 0 to build a schedule. */
+static int rooted_sm(comm_t *c, coll_kind_t k, const void *sbuf, int scount, dt_t *sdt,
+                     void *rbuf, int rcount, dt_t *rdt, int root, req_t **req_p, int *rc)
+{
+    /* Intercommunicators: the roots' side may pass no types at all. */
+    int by_recv = (c->rank == root) == (k == COLL_GATHER); /* the gather root, scatter leaves */
+    size_t nbytes = c->is_inter ? 0
+                    : by_recv ? (size_t)rcount * rdt->size : (size_t)scount * sdt->size;
+    coll_sm_t *sm = coll_sm_for_call(c, k, nbytes, req_p, rc);
+    if (sm && k == COLL_GATHER)
+        *rc = coll_sm_gather(sm, sbuf, (size_t)scount, sdt, rbuf, (size_t)rcount, rdt, root);
+    else if (sm)
+        *rc = coll_sm_scatter(sm, sbuf, (size_t)scount, sdt, rbuf, (size_t)rcount, rdt, root);
+    return sm || *rc != MPI_SUCCESS;
+}
+
 int coll_igather(comm_t *c, const void *sbuf, int scount, dt_t *sdt, void *rbuf, int rcount,
                  dt_t *rdt, int root, req_t **req_p)
 {
+    int rc0;
+    if (rooted_sm(c, COLL_GATHER, sbuf, scount, sdt, rbuf, rcount, rdt, root, req_p, &rc0))
+        return rc0;
     sched_t *s = coll_sched(c, sdt, rdt, NULL);
     if (!s)
         return MPI_ERR_NO_MEM;
@@ -132,6 +152,9 @@ int coll_igatherv(comm_t *c, const void *sbuf, int scount, dt_t *sdt, void *rbuf
 int coll_iscatter(comm_t *c, const void *sbuf, int scount, dt_t *sdt, void *rbuf, int rcount,
                   dt_t *rdt, int root, req_t **req_p)
 {
+    int rc0;
+    if (rooted_sm(c, COLL_SCATTER, sbuf, scount, sdt, rbuf, rcount, rdt, root, req_p, &rc0))
+        return rc0;
     sched_t *s = coll_sched(c, sdt, rdt, NULL);
     if (!s)
         return MPI_ERR_NO_MEM;

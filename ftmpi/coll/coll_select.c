@@ -27,15 +27,15 @@ static const kind_info_t kinds[COLL_NKINDS] = {
     [COLL_REDUCE] = {"reduce", "FTMPI_COLL_REDUCE", ALGS("binomial", "pipeline", "sm")},
     [COLL_ALLREDUCE] = {"allreduce", "FTMPI_COLL_ALLREDUCE",
                         ALGS("recursive_doubling", "rabenseifner", "ring", "reduce_bcast", "sm")},
-    [COLL_GATHER] = {"gather", "FTMPI_COLL_GATHER", ALGS("linear", "binomial")},
-    [COLL_SCATTER] = {"scatter", "FTMPI_COLL_SCATTER", ALGS("linear", "binomial")},
+    [COLL_GATHER] = {"gather", "FTMPI_COLL_GATHER", ALGS("linear", "binomial", "sm")},
+    [COLL_SCATTER] = {"scatter", "FTMPI_COLL_SCATTER", ALGS("linear", "binomial", "sm")},
     [COLL_ALLGATHER] = {"allgather", "FTMPI_COLL_ALLGATHER",
-                        ALGS("ring", "recursive_doubling", "bruck")},
+                        ALGS("ring", "recursive_doubling", "bruck", "sm")},
     [COLL_ALLGATHERV] = {"allgatherv", "FTMPI_COLL_ALLGATHERV", ALGS("ring", "linear")},
-    [COLL_ALLTOALL] = {"alltoall", "FTMPI_COLL_ALLTOALL", ALGS("linear", "pairwise", "bruck")},
+    [COLL_ALLTOALL] = {"alltoall", "FTMPI_COLL_ALLTOALL", ALGS("linear", "pairwise", "bruck", "sm")},
     [COLL_ALLTOALLV] = {"alltoallv", "FTMPI_COLL_ALLTOALLV", ALGS("linear", "pairwise")},
     [COLL_REDUCE_SCATTER] = {"reduce_scatter", "FTMPI_COLL_REDUCE_SCATTER",
-                             ALGS("reduce_scatterv", "ring")},
+                             ALGS("reduce_scatterv", "ring", "sm")},
     [COLL_SCAN] = {"scan", "FTMPI_COLL_SCAN", ALGS("linear", "recursive_doubling")},
 };
 
@@ -266,6 +266,11 @@ static int is_sm(coll_kind_t k, int alg)
     case COLL_BCAST: return alg == BCAST_SM;
     case COLL_REDUCE: return alg == REDUCE_SM;
     case COLL_ALLREDUCE: return alg == ALLREDUCE_SM;
+    case COLL_GATHER: return alg == GATHER_SM;
+    case COLL_SCATTER: return alg == SCATTER_SM;
+    case COLL_ALLGATHER: return alg == ALLGATHER_SM;
+    case COLL_ALLTOALL: return alg == ALLTOALL_SM;
+    case COLL_REDUCE_SCATTER: return alg == REDUCE_SCATTER_SM;
     default: return 0;
     }
 }
@@ -328,7 +333,12 @@ int coll_select_sm(coll_kind_t k, int p, size_t bytes)
     case COLL_BARRIER: return 1;
     case COLL_BCAST:
     case COLL_REDUCE:
-    case COLL_ALLREDUCE: return bytes <= sm_max;
+    case COLL_ALLREDUCE:
+    case COLL_GATHER:
+    case COLL_SCATTER:
+    case COLL_ALLGATHER:
+    case COLL_ALLTOALL:
+    case COLL_REDUCE_SCATTER: return bytes <= sm_max;
     default: return 0;
     }
 }

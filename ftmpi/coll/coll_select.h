@@ -42,13 +42,13 @@ enum { BCAST_BINOMIAL, BCAST_PIPELINE, BCAST_BINTREE, BCAST_SCATTER_ALLGATHER, B
 enum { REDUCE_BINOMIAL, REDUCE_PIPELINE, REDUCE_SM };
 enum { ALLREDUCE_RECDBL, ALLREDUCE_RABENSEIFNER, ALLREDUCE_RING, ALLREDUCE_REDUCE_BCAST,
        ALLREDUCE_SM };
-enum { GATHER_LINEAR, GATHER_BINOMIAL };
-enum { SCATTER_LINEAR, SCATTER_BINOMIAL };
-enum { ALLGATHER_RING, ALLGATHER_RECDBL, ALLGATHER_BRUCK };
+enum { GATHER_LINEAR, GATHER_BINOMIAL, GATHER_SM };
+enum { SCATTER_LINEAR, SCATTER_BINOMIAL, SCATTER_SM };
+enum { ALLGATHER_RING, ALLGATHER_RECDBL, ALLGATHER_BRUCK, ALLGATHER_SM };
 enum { ALLGATHERV_RING, ALLGATHERV_LINEAR };
-enum { ALLTOALL_LINEAR, ALLTOALL_PAIRWISE, ALLTOALL_BRUCK };
+enum { ALLTOALL_LINEAR, ALLTOALL_PAIRWISE, ALLTOALL_BRUCK, ALLTOALL_SM };
 enum { ALLTOALLV_LINEAR, ALLTOALLV_PAIRWISE };
-enum { REDUCE_SCATTER_BASIC, REDUCE_SCATTER_RING };
+enum { REDUCE_SCATTER_BASIC, REDUCE_SCATTER_RING, REDUCE_SCATTER_SM };
 enum { SCAN_LINEAR, SCAN_RECDBL };
 
 typedef struct {
@@ -62,7 +62,9 @@ typedef struct {
 coll_choice_t coll_select(coll_kind_t k, int p, size_t bytes);
 /* Is the shared-memory component the choice for (k, p, bytes)? Forced
  * ("allreduce=sm"), named by the rules file, or built in: messages up to
- * FTMPI_COLL_SM_MAX bytes (default 16 KiB; barrier always). */
+ * FTMPI_COLL_SM_MAX bytes (default 16 KiB; barrier always; gather,
+ * scatter, allgather, alltoall and reduce_scatter also need their data to
+ * fit one buffer of the segment, which coll_sm_get checks). */
 int coll_select_sm(coll_kind_t k, int p, size_t bytes);
 
 /* A byte count from environment variable name ("64K", "1M" allowed): def

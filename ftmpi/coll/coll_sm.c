@@ -83,7 +83,8 @@ static size_t seg_len(int p, size_t chunk)
 {
     size_t ctl = SM_HDR + (size_t)p * sizeof(coll_sm_ctl_t);
     ctl = (ctl + 4095u) & ~(size_t)4095u;
-    return ctl + ((size_t)p + 1) * COLL_SM_NBUF * chunk;
+    return ctl + ((size_t)p + 1) * COLL_SM_NBUF * chunk +
+           (size_t)p * COLL_SM_NSMALL * COLL_SM_SMALL;
 }
 
 static void sm_layout(coll_sm_t *sm)
@@ -91,6 +92,7 @@ static void sm_layout(coll_sm_t *sm)
     sm->ctl = (coll_sm_ctl_t *)(sm->base + SM_HDR);
     size_t ctl = SM_HDR + (size_t)sm->p * sizeof(coll_sm_ctl_t);
     sm->data = sm->base + ((ctl + 4095u) & ~(size_t)4095u);
+    sm->small = sm->data + ((size_t)sm->p + 1) * COLL_SM_NBUF * sm->chunk;
 }
 
 /* Does sm still describe c's members and generation? */
@@ -189,12 +191,26 @@ static int setup(comm_t *c, coll_sm_t *sm)
     return MPI_SUCCESS;
 }
 
+/* Bytes one member puts in its buffer for a block call (the others are
+ * cut in chunks): all of it has to fit one buffer. */
+static int fits(coll_kind_t k, int p, size_t bytes)
+{
+    switch (k) {
+    case COLL_SCATTER:
+    case COLL_ALLTOALL: return bytes <= chunk_bytes / (size_t)p;
+    case COLL_GATHER:
+    case COLL_ALLGATHER:
+    case COLL_REDUCE_SCATTER: return bytes <= chunk_bytes;
+    default: return 1;
+    }
+}
+
 coll_sm_t *coll_sm_get(comm_t *c, coll_kind_t k, size_t bytes, int *rc)
 {
     *rc = MPI_SUCCESS;
     if (enabled < 0)
         settings();
-    if (!enabled || c->is_inter || c->size < 2 || ftg.singleton ||
+    if (!enabled || c->is_inter || c->size < 2 || ftg.singleton || !fits(k, c->size, bytes) ||
         ftg.comm_mode == FTMPI_COMM_MODE_ULFM || !coll_select_sm(k, c->size, bytes))
         return NULL;
     coll_sm_t *sm = c->coll_sm;

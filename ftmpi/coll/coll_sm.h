@@ -28,11 +28,21 @@
 
 typedef struct coll_sm coll_sm_t;
 
-/* The segment of c for a blocking call of kind k moving `bytes`, set up on
+/* The segment of c for a blocking call of kind k moving `bytes` (the
+ * block of one rank for gather, scatter, allgather and alltoall), set up on
  * first use (a collective step over point-to-point). NULL: use the
  * point-to-point algorithms (*rc MPI_SUCCESS), or the setup failed with
  * *rc (a member died). */
 coll_sm_t *coll_sm_get(comm_t *c, coll_kind_t k, size_t bytes, int *rc);
+
+/* coll_sm_get for a call of an entry point: NULL (with *rc MPI_SUCCESS) for
+ * a non-blocking call (req_p set) or one that moves no bytes. */
+static inline coll_sm_t *coll_sm_for_call(comm_t *c, coll_kind_t k, size_t bytes,
+                                          const void *req_p, int *rc)
+{
+    *rc = MPI_SUCCESS;
+    return req_p || !bytes ? NULL : coll_sm_get(c, k, bytes, rc);
+}
 
 /* The calls (coll_sm_ops.c); buffers are contiguous (count, dt). */
 int coll_sm_barrier(coll_sm_t *sm);
@@ -41,6 +51,20 @@ int coll_sm_reduce(coll_sm_t *sm, const void *sbuf, void *rbuf, size_t count, dt
                    op_t *op, int root);
 int coll_sm_allreduce(coll_sm_t *sm, const void *sbuf, void *rbuf, size_t count, dt_t *dt,
                       op_t *op);
+/* The block calls (coll_sm_blocks.c): one call number each, the whole
+ * footprint in one buffer (coll_sm_get returns NULL when it does not fit);
+ * blocks are packed with the caller's types, so ranks may use different
+ * types of one signature. reduce_scatter: contiguous types, as above. */
+int coll_sm_gather(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt, void *rbuf,
+                   size_t rcount, dt_t *rdt, int root);
+int coll_sm_scatter(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt, void *rbuf,
+                    size_t rcount, dt_t *rdt, int root);
+int coll_sm_allgather(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt, void *rbuf,
+                      size_t rcount, dt_t *rdt);
+int coll_sm_alltoall(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt, void *rbuf,
+                     size_t rcount, dt_t *rdt);
+int coll_sm_reduce_scatter(coll_sm_t *sm, const void *sbuf, void *rbuf, const int *rcounts,
+                           dt_t *dt, op_t *op);
 
 /* ---- internals shared by coll_sm.c and coll_sm_ops.c ---------------------- */
 #include <stdatomic.h>
@@ -49,6 +73,11 @@ int coll_sm_allreduce(coll_sm_t *sm, const void *sbuf, void *rbuf, size_t count,
 #include "transport/shm/shm_seg.h"
 
 #define COLL_SM_NBUF 8u
+/* Calls whose data fit COLL_SM_SMALL bytes use a deeper ring of small
+ * buffers instead: a Bcast or Reduce root runs up to COLL_SM_NSMALL calls
+ * ahead of the slowest member. */
+#define COLL_SM_NSMALL 64u
+#define COLL_SM_SMALL 512u
 
 typedef struct {
     _Atomic uint32_t arrive; /* my input for call s is in my buffer */
@@ -69,15 +98,25 @@ struct coll_sm {
     size_t chunk;        /* bytes of one data buffer */
     coll_sm_ctl_t *ctl;  /* [p] */
     char *data;          /* [p][NBUF] buffers, then the [NBUF] result buffers */
+    char *small;         /* [p][NSMALL] buffers of COLL_SM_SMALL bytes */
     shmseg_slot_t **slot;/* [p] doorbells of the members (NULL: no host segment) */
     int *world;          /* [p] world ranks (failure checks) */
     uint32_t seq;
     unsigned long intr;  /* coll_sm_interrupt count when it was made */
 };
 
-static inline char *coll_sm_buf(const coll_sm_t *sm, int rank, uint32_t s)
+/* Member rank's buffer of call s, which moves n bytes per buffer. */
+static inline char *coll_sm_buf(const coll_sm_t *sm, int rank, uint32_t s, size_t n)
 {
+    if (n <= COLL_SM_SMALL)
+        return sm->small + ((size_t)rank * COLL_SM_NSMALL + s % COLL_SM_NSMALL) * COLL_SM_SMALL;
     return sm->data + ((size_t)rank * COLL_SM_NBUF + s % COLL_SM_NBUF) * sm->chunk;
+}
+
+/* How many calls of n bytes apart use the same buffers. */
+static inline uint32_t coll_sm_depth(size_t n)
+{
+    return n <= COLL_SM_SMALL ? COLL_SM_NSMALL : COLL_SM_NBUF;
 }
 
 static inline char *coll_sm_res(const coll_sm_t *sm, uint32_t s)
@@ -100,5 +139,19 @@ uint32_t coll_sm_begin(coll_sm_t *sm);
 int coll_sm_wait(coll_sm_t *sm, int f, int who, uint32_t s);
 /* Publish flag f = s and wake the members that sleep (who -1: all). */
 void coll_sm_post(coll_sm_t *sm, int f, uint32_t s, int who);
+
+/* Post flag f = s of a member that reads nothing in call s, with its "done". */
+static inline void coll_sm_post_done(coll_sm_t *sm, int f, uint32_t s, int who)
+{
+    atomic_store_explicit(coll_sm_flag(sm, sm->me, SMF_DONE), s, memory_order_release);
+    coll_sm_post(sm, f, s, who);
+}
+
+/* coll_sm_ops.c, for the block calls: wait until my buffer of call s (n
+ * bytes) is free again; out = x0 op (x1 op ... x(p-1)) over elements
+ * [lo, lo + cnt) of the n-byte inputs of call s. */
+int coll_sm_buffers_free(coll_sm_t *sm, uint32_t s, size_t n);
+int coll_sm_combine(coll_sm_t *sm, uint32_t s, size_t n, void *out, size_t lo, size_t cnt,
+                    dt_t *dt, op_t *op);
 
 #endif

@@ -1,8 +1,9 @@
 /*
  * The shared-memory calls (coll_sm.h). Call s uses buffer s % COLL_SM_NBUF
- * of every member; a member that writes into its buffer first waits until
- * every member is done with call s - COLL_SM_NBUF (which used the same
- * buffers), which it almost always already is. Messages longer than one buffer go in chunks,
+ * of every member (s % COLL_SM_NSMALL of the small ring when it moves at
+ * most COLL_SM_SMALL bytes); a member that writes into its buffer first
+ * waits until every member is done with call s - depth (which used the
+ * same buffers), which it almost always already is. Messages longer than one buffer go in chunks,
  * one call number each.
  *
  * Barrier:   post arrive; wait for every member's arrive.
@@ -25,10 +26,9 @@
  * whole vector itself. */
 #define SM_DIRECT_BYTES 8192u
 
-/* Wait until my buffers of call s are free again. */
-static int buffers_free(coll_sm_t *sm, uint32_t s)
+int coll_sm_buffers_free(coll_sm_t *sm, uint32_t s, size_t n)
 {
-    return coll_sm_wait(sm, SMF_DONE, -1, s - COLL_SM_NBUF);
+    return coll_sm_wait(sm, SMF_DONE, -1, s - coll_sm_depth(n));
 }
 
 int coll_sm_barrier(coll_sm_t *sm)
@@ -36,8 +36,7 @@ int coll_sm_barrier(coll_sm_t *sm)
     uint32_t s = coll_sm_begin(sm);
     /* Nothing to read: "done" first (the data calls' buffer checks count
      * on it), published with arrive. */
-    atomic_store_explicit(coll_sm_flag(sm, sm->me, SMF_DONE), s, memory_order_release);
-    coll_sm_post(sm, SMF_ARRIVE, s, -1);
+    coll_sm_post_done(sm, SMF_ARRIVE, s, -1);
     return coll_sm_wait(sm, SMF_ARRIVE, -1, s);
 }
 
@@ -46,16 +45,15 @@ static int bcast_chunk(coll_sm_t *sm, char *buf, size_t n, int root)
     uint32_t s = coll_sm_begin(sm);
     int rc;
     if (sm->me == root) {
-        if ((rc = buffers_free(sm, s)) != MPI_SUCCESS)
+        if ((rc = coll_sm_buffers_free(sm, s, n)) != MPI_SUCCESS)
             return rc;
-        memcpy(coll_sm_buf(sm, root, s), buf, n);
-        atomic_store_explicit(coll_sm_flag(sm, root, SMF_DONE), s, memory_order_release);
-        coll_sm_post(sm, SMF_REL, s, -1);
+        memcpy(coll_sm_buf(sm, root, s, n), buf, n);
+        coll_sm_post_done(sm, SMF_REL, s, -1);
         return MPI_SUCCESS;
     }
     if ((rc = coll_sm_wait(sm, SMF_REL, root, s)) != MPI_SUCCESS)
         return rc;
-    memcpy(buf, coll_sm_buf(sm, root, s), n);
+    memcpy(buf, coll_sm_buf(sm, root, s, n), n);
     coll_sm_post(sm, SMF_DONE, s, -1);
     return MPI_SUCCESS;
 }
@@ -74,24 +72,23 @@ int coll_sm_bcast(coll_sm_t *sm, void *buf, size_t bytes, int root)
 /* Copy my input of call s into my buffer and tell the others. */
 static int contribute(coll_sm_t *sm, uint32_t s, const void *in, size_t n, int who)
 {
-    int rc = buffers_free(sm, s);
+    int rc = coll_sm_buffers_free(sm, s, n);
     if (rc != MPI_SUCCESS)
         return rc;
-    memcpy(coll_sm_buf(sm, sm->me, s), in, n);
+    memcpy(coll_sm_buf(sm, sm->me, s, n), in, n);
     coll_sm_post(sm, SMF_ARRIVE, s, who);
     return MPI_SUCCESS;
 }
 
-/* out = x0 op (x1 op ... x(p-1)) over elements [lo, lo + cnt) of call s. */
-static int combine(coll_sm_t *sm, uint32_t s, void *out, size_t lo, size_t cnt, dt_t *dt,
-                   op_t *op)
+int coll_sm_combine(coll_sm_t *sm, uint32_t s, size_t n, void *out, size_t lo, size_t cnt,
+                    dt_t *dt, op_t *op)
 {
-    size_t off = lo * dt->size, n = cnt * dt->size;
-    if (!n)
+    size_t off = lo * dt->size, len = cnt * dt->size;
+    if (!len)
         return MPI_SUCCESS;
-    memcpy(out, coll_sm_buf(sm, sm->p - 1, s) + off, n);
+    memcpy(out, coll_sm_buf(sm, sm->p - 1, s, n) + off, len);
     for (int k = sm->p - 2; k >= 0; k--) {
-        int rc = op_apply(op, coll_sm_buf(sm, k, s) + off, out, (int)cnt, dt);
+        int rc = op_apply(op, coll_sm_buf(sm, k, s, n) + off, out, (int)cnt, dt);
         if (rc != MPI_SUCCESS)
             return rc;
     }
@@ -102,10 +99,11 @@ static int reduce_chunk(coll_sm_t *sm, const char *in, char *out, size_t cnt, dt
                         op_t *op, int root)
 {
     uint32_t s = coll_sm_begin(sm);
-    int rc = contribute(sm, s, in, cnt * dt->size, root);
+    size_t n = cnt * dt->size;
+    int rc = contribute(sm, s, in, n, root);
     if (rc == MPI_SUCCESS && sm->me == root &&
         (rc = coll_sm_wait(sm, SMF_ARRIVE, -1, s)) == MPI_SUCCESS)
-        rc = combine(sm, s, out, 0, cnt, dt, op);
+        rc = coll_sm_combine(sm, s, n, out, 0, cnt, dt, op);
     if (rc == MPI_SUCCESS)
         coll_sm_post(sm, SMF_DONE, s, -1);
     return rc;
@@ -121,13 +119,15 @@ static int allreduce_chunk(coll_sm_t *sm, const char *in, char *out, size_t cnt,
         rc = coll_sm_wait(sm, SMF_ARRIVE, -1, s);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (n * (size_t)sm->p <= SM_DIRECT_BYTES) {
-        rc = combine(sm, s, out, 0, cnt, dt, op);
+    /* Small calls always go direct: the shared result buffers have the
+     * depth of the large ring only. */
+    if (n <= COLL_SM_SMALL || n * (size_t)sm->p <= SM_DIRECT_BYTES) {
+        rc = coll_sm_combine(sm, s, n, out, 0, cnt, dt, op);
     } else {
         size_t lo = cnt * (size_t)sm->me / (size_t)sm->p;
         size_t hi = cnt * (size_t)(sm->me + 1) / (size_t)sm->p;
         char *res = coll_sm_res(sm, s);
-        rc = combine(sm, s, res + lo * dt->size, lo, hi - lo, dt, op);
+        rc = coll_sm_combine(sm, s, n, res + lo * dt->size, lo, hi - lo, dt, op);
         if (rc != MPI_SUCCESS)
             return rc;
         coll_sm_post(sm, SMF_SLICE, s, -1);

@@ -17,13 +17,13 @@ static int seed = 1;
 
 static const char *const bcast_algs[] = {"bcast=binomial", "bcast=pipeline:1024",
     "bcast=pipeline", "bcast=bintree:512", "bcast=bintree", "bcast=scatter_allgather", "bcast=sm", NULL};
-static const char *const gather_algs[] = {"gather=linear", "gather=binomial", NULL};
-static const char *const scatter_algs[] = {"scatter=linear", "scatter=binomial", NULL};
+static const char *const gather_algs[] = {"gather=linear", "gather=binomial", "gather=sm", NULL};
+static const char *const scatter_algs[] = {"scatter=linear", "scatter=binomial", "scatter=sm", NULL};
 static const char *const allgather_algs[] = {"allgather=ring", "allgather=recursive_doubling",
-    "allgather=bruck", NULL};
+    "allgather=bruck", "allgather=sm", NULL};
 static const char *const allgatherv_algs[] = {"allgatherv=ring", "allgatherv=linear", NULL};
 static const char *const alltoall_algs[] = {"alltoall=linear", "alltoall=pairwise",
-    "alltoall=bruck", NULL};
+    "alltoall=bruck", "alltoall=sm", NULL};
 static const char *const alltoallv_algs[] = {"alltoallv=linear", "alltoallv=pairwise", NULL};
 static const char *const reduce_algs[] = {"reduce=binomial", "reduce=pipeline:512",
     "reduce=pipeline", "reduce=sm", NULL};
@@ -31,7 +31,7 @@ static const char *const allreduce_algs[] = {"allreduce=recursive_doubling",
     "allreduce=rabenseifner", "allreduce=ring", "allreduce=ring:256",
     "allreduce=reduce_bcast", "allreduce=sm", NULL};
 static const char *const rs_algs[] = {"reduce_scatter=reduce_scatterv", "reduce_scatter=ring",
-    NULL};
+    "reduce_scatter=sm", NULL};
 static const char *const scan_algs[] = {"scan=linear", "scan=recursive_doubling", NULL};
 
 static void test_bcast(const tb_t *t, long n, const char *alg)
@@ -369,6 +369,35 @@ static void test_scan(const rcase_t *rc, long n, const char *alg, int in_place, 
     seed++;
 }
 
+/* With the shared-memory variants forced, small blocking calls must really
+ * take them (not fall back to point-to-point), else the "=sm" runs above
+ * test nothing new. Not over TCP, where the component is off. */
+static void check_sm_taken(void)
+{
+    const char *tp = getenv("FTMPI_TRANSPORT"), *off = getenv("FTMPI_COLL_SM");
+    if (t_size < 2 || (tp && !strcmp(tp, "tcp")) || (off && !strcmp(off, "0")))
+        return;
+    int in[64], out[64], cnt[64];
+    for (int i = 0; i < 64; i++)
+        in[i] = i, cnt[i] = 1;
+    static const char *const kinds[] = {"gather", "scatter", "allgather", "alltoall",
+                                        "reduce_scatter"};
+    t_force("gather=sm,scatter=sm,allgather=sm,alltoall=sm,reduce_scatter=sm");
+    T_MPI(MPI_Gather(in, 1, MPI_INT, out, 1, MPI_INT, 0, MPI_COMM_WORLD));
+    T_MPI(MPI_Scatter(in, 1, MPI_INT, out, 1, MPI_INT, 0, MPI_COMM_WORLD));
+    T_MPI(MPI_Allgather(in, 1, MPI_INT, out, 1, MPI_INT, MPI_COMM_WORLD));
+    T_MPI(MPI_Alltoall(in, 1, MPI_INT, out, 1, MPI_INT, MPI_COMM_WORLD));
+    T_MPI(MPI_Reduce_scatter(in, out, cnt, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    for (int k = 0; k < 5; k++) {
+        char alg[32];
+        unsigned long n;
+        T_MPI(FTMPI_Coll_last_algorithm(kinds[k], alg, (int)sizeof(alg), &n));
+        if (strcmp(alg, "sm") != 0)
+            T_FAIL("%s with sm forced ran '%s'", kinds[k], alg);
+    }
+    t_force(NULL);
+}
+
 int main(int argc, char **argv)
 {
     t_init(&argc, &argv);
@@ -415,6 +444,7 @@ int main(int argc, char **argv)
         }
         t_force(NULL);
     }
+    check_sm_taken();
     rc_teardown(rc);
     tb_free(&types[1]);
     return t_finish();
