@@ -3,12 +3,27 @@
  * accumulates stay messages, applied by the target). The kernel checks
  * that the caller may ptrace the target (same user; under Yama's
  * ptrace_scope 1 the target must allow it: PR_SET_PTRACER below), so the
- * window tries it at creation and keeps messages when any member cannot. */
+ * window tries it at creation and keeps messages when any member cannot.
+ *
+ * A pid names a process only until it is reaped: a member that dies, once
+ * its parent has waited for it, leaves its pid free for the next process,
+ * and a write by pid could then land in a stranger's memory (same user:
+ * the kernel would allow it) before the death is noticed here. So every
+ * member holds a pidfd of every other one (pidfd_open at creation, before
+ * the probe read: the descriptor names that process and no later one), and
+ * each transfer first asks it whether the process has exited (poll: the
+ * pidfd is readable once it has). What is left is a death, a reap and the
+ * whole pid space wrapping round between that poll and the next system
+ * call: microseconds against the creation of millions of processes. A
+ * kernel without pidfd_open (before Linux 5.3) keeps the window on
+ * messages. */
 #include "rma/rma.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -30,7 +45,10 @@ int rma_cma_setup(win_t *w)
     MPI_Aint *all = malloc(2 * n * sizeof(MPI_Aint));
     w->bases = calloc(n, sizeof(MPI_Aint));
     w->pids = calloc(n, sizeof(int));
-    if (!all || !w->bases || !w->pids) {
+    w->pidfds = malloc(n * sizeof(int));
+    for (size_t r = 0; w->pidfds && r < n; r++)
+        w->pidfds[r] = -1;
+    if (!all || !w->bases || !w->pids || !w->pidfds) {
         free(all);
         return MPI_ERR_NO_MEM;
     }
@@ -43,7 +61,9 @@ int rma_cma_setup(win_t *w)
         struct iovec l = {&v, sizeof(v)}, t = {(void *)(uintptr_t)all[2 * r + 1], sizeof(v)};
         if (r == w->rank)
             w->pids[r] = getpid();
-        ok = w->pids[r] > 0 && process_vm_readv(w->pids[r], &l, 1, &t, 1, 0) == sizeof(v) &&
+        if (w->pids[r] > 0)
+            w->pidfds[r] = (int)syscall(SYS_pidfd_open, w->pids[r], 0);
+        ok = w->pidfds[r] >= 0 && process_vm_readv(w->pids[r], &l, 1, &t, 1, 0) == sizeof(v) &&
              v == probe_word;
     }
     free(all);
@@ -51,7 +71,26 @@ int rma_cma_setup(win_t *w)
         rc = coll_allreduce(w->comm, &ok, &every, 1, dt_get(MPI_INT), op_get(MPI_MIN));
     if (rc == MPI_SUCCESS && every)
         w->via = RMA_VIA_CMA;
+    else
+        rma_cma_close(w);
     return rc;
+}
+
+void rma_cma_close(win_t *w)
+{
+    for (int r = 0; w->pidfds && r < w->size; r++)
+        if (w->pidfds[r] >= 0)
+            close(w->pidfds[r]);
+    free(w->pidfds);
+    w->pidfds = NULL;
+}
+
+/* Has target t's process exited (its pidfd readable)? Then its pid may
+ * name another process by now. */
+static int exited(const win_t *w, int t)
+{
+    struct pollfd p = {w->pidfds[t], POLLIN, 0};
+    return poll(&p, 1, 0) != 0;  /* readable, or an error: do not write */
 }
 
 /* One system call over k iovec pairs of `bytes` bytes in all. */
@@ -72,8 +111,8 @@ int rma_cma_xfer(win_t *w, int t, char *packed, uintptr_t rbase, const rma_run_t
     struct iovec l[CHUNK], r[CHUNK];
     size_t k = 0, bytes = 0;
     pid_t pid = w->pids[t];
-    if (rma_peer_dead(w, t))
-        return MPI_ERR_OTHER; /* known dead: its pid may belong to someone else by now */
+    if (rma_peer_dead(w, t) || exited(w, t))
+        return MPI_ERR_OTHER; /* dead: its pid may belong to someone else by now */
     for (size_t i = 0; i < n; i++) {
         size_t sz = dt_kind_size((dt_kind_t)runs[i].kind);
         MPI_Aint ext = dt_kind_extent((dt_kind_t)runs[i].kind);
