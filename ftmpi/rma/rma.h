@@ -96,6 +96,7 @@ typedef struct win {
     /* CMA (MPI_Win_create on one host): every member's pid and base */
     int *pids;              /* [size] */
     int *pidfds;            /* [size] pidfd of each member's process (rma_cma.c) */
+    uint64_t *polled;       /* [size] when that pidfd said "alive" last (timer_ns) */
     MPI_Aint *bases;        /* [size] */
     /* dynamic windows */
     list_node_t regions;

@@ -11,16 +11,19 @@
  * the kernel would allow it) before the death is noticed here. So every
  * member holds a pidfd of every other one (pidfd_open at creation, before
  * the probe read: the descriptor names that process and no later one), and
- * each transfer first asks it whether the process has exited (poll: the
- * pidfd is readable once it has). What is left is a death, a reap and the
- * whole pid space wrapping round between that poll and the next system
- * call: microseconds against the creation of millions of processes. A
- * kernel without pidfd_open (before Linux 5.3) keeps the window on
- * messages. */
+ * a transfer first asks it whether the process has exited (poll: the pidfd
+ * is readable once it has), unless it did so less than CHECK_NS ago: a
+ * system call costs as much as a small transfer. The kernel hands out pids
+ * in a cycle, so a dead process's pid comes back only after the whole pid
+ * space has been used: what is left is pid_max processes created between
+ * that poll and the transfer, within 1 ms (32768 here; a system with a
+ * pid_max below MIN_PID_MAX polls before every transfer). A kernel without
+ * pidfd_open (before Linux 5.3) keeps the window on messages. */
 #include "rma/rma.h"
 
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -29,8 +32,27 @@
 
 #include "coll/coll.h"
 #include "core/proc.h"
+#include "util/timer.h"
 
 enum { CHUNK = 128 }; /* iovecs per system call (IOV_MAX is 1024) */
+#define CHECK_NS 1000000ull   /* a target's pidfd is polled at most this often */
+#define MIN_PID_MAX 32768     /* below it, before every transfer */
+
+/* Must every transfer poll (a small pid space)? Read once. */
+static int poll_always(void)
+{
+    static int always = -1;
+    if (always < 0) {
+        long max = 0;
+        FILE *f = fopen("/proc/sys/kernel/pid_max", "r");
+        if (!f || fscanf(f, "%ld", &max) != 1)
+            max = 0;
+        if (f)
+            fclose(f);
+        always = max < MIN_PID_MAX;
+    }
+    return always;
+}
 
 /* Read at creation by every other member, to see that CMA works. */
 static volatile int64_t probe_word = 0x52d4a5;
@@ -46,9 +68,10 @@ int rma_cma_setup(win_t *w)
     w->bases = calloc(n, sizeof(MPI_Aint));
     w->pids = calloc(n, sizeof(int));
     w->pidfds = malloc(n * sizeof(int));
+    w->polled = calloc(n, sizeof(uint64_t));
     for (size_t r = 0; w->pidfds && r < n; r++)
         w->pidfds[r] = -1;
-    if (!all || !w->bases || !w->pids || !w->pidfds) {
+    if (!all || !w->bases || !w->pids || !w->pidfds || !w->polled) {
         free(all);
         return MPI_ERR_NO_MEM;
     }
@@ -82,15 +105,23 @@ void rma_cma_close(win_t *w)
         if (w->pidfds[r] >= 0)
             close(w->pidfds[r]);
     free(w->pidfds);
+    free(w->polled);
     w->pidfds = NULL;
+    w->polled = NULL;
 }
 
 /* Has target t's process exited (its pidfd readable)? Then its pid may
- * name another process by now. */
-static int exited(const win_t *w, int t)
+ * name another process by now. Asked at most every CHECK_NS. */
+static int exited(win_t *w, int t)
 {
+    uint64_t now = timer_ns();
+    if (!poll_always() && w->polled[t] && now - w->polled[t] < CHECK_NS)
+        return 0;
     struct pollfd p = {w->pidfds[t], POLLIN, 0};
-    return poll(&p, 1, 0) != 0;  /* readable, or an error: do not write */
+    if (poll(&p, 1, 0) != 0)
+        return 1;  /* readable, or an error: do not write */
+    w->polled[t] = now;
+    return 0;
 }
 
 /* One system call over k iovec pairs of `bytes` bytes in all. */
