@@ -220,6 +220,9 @@ void rma_target_drain(win_t *w);  /* before the window goes */
  * is MPI_SUCCESS while the communicator is whole, else the error that cut
  * it off (MPIX_ERR_REVOKED, MPI_ERR_OTHER). */
 int rma_watch_start(win_t *w);
+/* A posted zero-byte receive from `from` (complete with the error when it
+ * could not be posted; NULL and *rc set when out of memory). */
+req_t *rma_recv_empty(win_t *w, int from, int tag, int *rc);
 int rma_cut(const win_t *w);
 void rma_watch_stop(win_t *w);
 /* Is target's process dead (no reply will come)? */

@@ -14,17 +14,11 @@
 
 int rma_watch_start(win_t *w)
 {
-    req_t *r = req_new_p2p(REQ_RECV, w->comm, NULL, 0, dt_get(MPI_BYTE), w->rank, RMA_TAG_WATCH,
-                           SEND_STANDARD, 0);
-    if (!r)
-        return MPI_ERR_NO_MEM;
-    int rc = p2p_start_recv(r);
-    if (rc != MPI_SUCCESS) {
-        req_free(r);
-        return rc;
-    }
-    w->watch = r;
-    return MPI_SUCCESS;
+    int rc = MPI_SUCCESS;
+    w->watch = rma_recv_empty(w, w->rank, RMA_TAG_WATCH, &rc);
+    if (w->watch && w->watch->complete) /* could not be posted */
+        rc = w->watch->status.MPI_ERROR;
+    return rc;
 }
 
 int rma_cut(const win_t *w)
