@@ -45,6 +45,7 @@ static int rma_call(const char *fname, int kind, const void *obuf, int ocount, M
     rma_args_t a = {0};
     req_t *u = NULL;
     CHECK_WIN(win, w);
+    CHECK_WIN_RANK(w, target);
     a.kind = kind;
     if (request)
         *request = MPI_REQUEST_NULL;

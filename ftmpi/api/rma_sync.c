@@ -4,7 +4,6 @@
 #define MODE_ALL (MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE | \
                   MPI_MODE_NOSUCCEED)
 #define CHECK_ASSERT(a) do { if ((a) & ~MODE_ALL) API_FAIL(MPI_ERR_ASSERT); } while (0)
-#define CHECK_TARGET(w, r) do { if ((r) < 0 || (r) >= (w)->size) API_FAIL(MPI_ERR_RANK); } while (0)
 
 /* In a passive-target epoch with any target? */
 static int any_lock(const win_t *w)
@@ -119,7 +118,7 @@ int PMPI_Win_lock(int lock_type, int rank, int assert_, MPI_Win win)
         API_FAIL(MPI_ERR_LOCKTYPE);
     if (rank == MPI_PROC_NULL)
         goto fail; /* nothing to lock */
-    CHECK_TARGET(w, rank);
+    CHECK_WIN_RANK(w, rank);
     if (w->access[rank] != EP_NONE || w->lock_all || w->fence || w->start_group)
         API_FAIL(MPI_ERR_RMA_SYNC);
     CHECK_WIN_USABLE(w);
@@ -135,7 +134,7 @@ int PMPI_Win_unlock(int rank, MPI_Win win)
     CHECK_WIN(win, w);
     if (rank == MPI_PROC_NULL)
         goto fail;
-    CHECK_TARGET(w, rank);
+    CHECK_WIN_RANK(w, rank);
     if (w->access[rank] < EP_LOCK_SHARED)
         API_FAIL(MPI_ERR_RMA_SYNC);
     rc = rma_unlock(w, rank);
@@ -176,7 +175,7 @@ static int flush(const char *fname, int rank, MPI_Win win)
     win_t *w = NULL;
     CHECK_WIN(win, w);
     if (rank != -1 && rank != MPI_PROC_NULL) {
-        CHECK_TARGET(w, rank);
+        CHECK_WIN_RANK(w, rank);
         if (w->access[rank] < EP_LOCK_SHARED && !w->lock_all)
             API_FAIL(MPI_ERR_RMA_SYNC);
     } else if (rank == -1 && !any_lock(w)) {

@@ -27,6 +27,24 @@ int api_error_win(win_t *w, int rc, const char *fname);
 #define CHECK_WIN_USABLE(w) \
     do { if ((rc = api_comm_usable((w)->comm)) != MPI_SUCCESS) goto fail; } while (0)
 
+/* A rank of the window's group (the communicator's, under BLANK with its
+ * gaps) to its rank among the window's members: MPI_ERR_RANK out of range
+ * or for a gap; MPI_PROC_NULL stays. */
+static inline int win_rank(const win_t *w, int *r)
+{
+    if (*r == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    if (*r < 0 || *r >= w->usize)
+        return MPI_ERR_RANK;
+    if (w->wrank && w->wrank[*r] < 0)
+        return err_cause(MPI_ERR_RANK, "the rank is a gap left by a failed process (BLANK)");
+    if (w->wrank)
+        *r = w->wrank[*r];
+    return MPI_SUCCESS;
+}
+#define CHECK_WIN_RANK(w, r) \
+    do { if ((rc = win_rank((w), &(r))) != MPI_SUCCESS) goto fail; } while (0)
+
 #define WIN_RAISE(w)                                                    \
     do {                                                                \
         if (rc != MPI_SUCCESS && !rc_raised && (w)) {                   \

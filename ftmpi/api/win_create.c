@@ -32,7 +32,18 @@ static int create(const char *fname, int flavor, void *base, MPI_Aint size, int 
     if (flavor == MPI_WIN_FLAVOR_CREATE && size > 0 && !base)
         API_FAIL(MPI_ERR_BASE);
     CHECK_USABLE(c);
+    /* Under BLANK with gaps the window is made over the live members
+     * (every survivor knows the same gaps after the recovery). */
+    ft_coll_t f;
+    if ((rc = ft_live_begin(&f, c)) != MPI_SUCCESS)
+        goto fail;
+    group_t *full = f.saved_group;
     rc = rma_win_create(c, flavor, base, size, disp_unit, in, baseptr, &w);
+    if (rc == MPI_SUCCESS && full && (rc = rma_set_gaps(w, full)) != MPI_SUCCESS) {
+        rma_win_free(w, 0); /* local: the others may have succeeded */
+        w = NULL;
+    }
+    rc = ft_coll_end(&f, rc);
     if (rc == MPI_SUCCESS && ulfm_enabled())
         ulfm_watch(w->comm); /* MPIX_Win_revoke */
     if (rc == MPI_SUCCESS)
@@ -80,8 +91,7 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
     CHECK_PTR(size);
     CHECK_PTR(disp_unit);
     CHECK_PTR(baseptr);
-    if (rank != MPI_PROC_NULL && (rank < 0 || rank >= w->size))
-        API_FAIL(MPI_ERR_RANK);
+    CHECK_WIN_RANK(w, rank);
     rc = rma_shared_query(w, rank, size, disp_unit, baseptr);
     API_END_CLEANUP(WIN_RAISE(w));
 }
@@ -144,7 +154,8 @@ int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
     win_t *w = NULL;
     CHECK_WIN(win, w);
     CHECK_PTR(group);
-    group_t *g = group_new(w->comm->group->size, w->comm->group->world);
+    group_t *wg = w->ugroup ? w->ugroup : w->comm->group;
+    group_t *g = group_new(wg->size, wg->world);
     if (!g)
         API_FAIL(MPI_ERR_NO_MEM);
     rc = group_make_handle(g);

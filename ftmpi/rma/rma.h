@@ -49,7 +49,8 @@
 #include "core/request.h"
 #include "util/list.h"
 
-enum { RMA_TAG_REQ = 1, RMA_TAG_POST = 2, RMA_TAG_DONE = 3, RMA_TAG_FIRST_REPLY = 16 };
+enum { RMA_TAG_REQ = 1, RMA_TAG_POST = 2, RMA_TAG_DONE = 3, RMA_TAG_WATCH = 4,
+       RMA_TAG_FIRST_REPLY = 16 };
 
 /* How a window's puts, gets and accumulates reach the target: messages;
  * loads and stores in a segment every member maps; process_vm_readv/writev
@@ -94,6 +95,8 @@ typedef struct win {
     MPI_Aint *offs;         /* [size] offset of each member's part in seg */
     /* CMA (MPI_Win_create on one host): every member's pid and base */
     int *pids;              /* [size] */
+    int *pidfds;            /* [size] pidfd of each member's process (rma_cma.c) */
+    uint64_t *polled;       /* [size] when that pidfd said "alive" last (timer_ns) */
     MPI_Aint *bases;        /* [size] */
     /* dynamic windows */
     list_node_t regions;
@@ -119,6 +122,12 @@ typedef struct win {
     int *shared_by;         /* [size] shared locks held by each origin */
     list_node_t lockq;      /* rma_lockreq_t */
     int *terr;              /* [size] first error of an origin's unanswered requests */
+    req_t *watch;           /* rma_watch.c: ends when the communicator is cut off */
+    /* BLANK: made over a communicator with gaps, the window is its live
+     * members; users name targets by their ranks in the communicator. */
+    int usize;              /* the communicator's size, gaps included */
+    int *wrank;             /* [usize] window rank of each, -1: a gap; NULL: the same */
+    group_t *ugroup;        /* the communicator's group (MPI_Win_get_group); NULL: comm's */
 } win_t;
 
 /* Requests to one target gathered into one message (rma_wire.h). */
@@ -136,6 +145,9 @@ int rma_win_create(comm_t *c, int flavor, void *base, MPI_Aint size, int disp_un
 /* usable 0: the communicator is revoked (MPIX_Win_revoke): nobody waits
  * for anyone. */
 int rma_win_free(win_t *w, int usable);
+/* The window was made over the live members of full (a BLANK
+ * communicator with gaps): remember how its ranks map. */
+int rma_set_gaps(win_t *w, group_t *full);
 /* Base, size and disp_unit of member r of a shared window. */
 int rma_shared_query(win_t *w, int r, MPI_Aint *size, int *disp_unit, void *baseptr);
 int rma_attach(win_t *w, void *base, MPI_Aint size);
@@ -193,6 +205,7 @@ int rma_wait_pending(win_t *w, int target);
 int rma_start_direct(win_t *w, const rma_args_t *a);
 /* CMA: can every member reach every other's memory? Collective. */
 int rma_cma_setup(win_t *w);
+void rma_cma_close(win_t *w);        /* the pidfds */
 /* Copy between packed local data and target t's memory laid out like
  * runs at rbase; write: to t. */
 int rma_cma_xfer(win_t *w, int t, char *packed, uintptr_t rbase, const rma_run_t *runs, size_t n,
@@ -203,6 +216,15 @@ void rma_shm_unlock(win_t *w);
 void rma_target_poll(win_t *w);
 void rma_lock_release_dead(win_t *w);
 void rma_target_drain(win_t *w);  /* before the window goes */
+/* The watch (rma_watch.c): posted at creation, stopped at free; rma_cut
+ * is MPI_SUCCESS while the communicator is whole, else the error that cut
+ * it off (MPIX_ERR_REVOKED, MPI_ERR_OTHER). */
+int rma_watch_start(win_t *w);
+/* A posted zero-byte receive from `from` (complete with the error when it
+ * could not be posted; NULL and *rc set when out of memory). */
+req_t *rma_recv_empty(win_t *w, int from, int tag, int *rc);
+int rma_cut(const win_t *w);
+void rma_watch_stop(win_t *w);
 /* Is target's process dead (no reply will come)? */
 int rma_peer_dead(win_t *w, int r);
 /* No member dead and the communicator not touched by a recovery. */

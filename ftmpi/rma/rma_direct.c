@@ -56,6 +56,27 @@ static int atomic_op(win_t *w, const rma_args_t *a, const rma_run_t *runs, size_
     return rc;
 }
 
+/* A put or get whose origin and target data are both contiguous: one
+ * memmove (the common case, kept short: it is the whole cost of a small
+ * operation). 0 when it does not apply. */
+static inline int shm_contig_copy(const rma_args_t *a, char *tbase)
+{
+    if (a->kind != RMA_PUT && a->kind != RMA_GET)
+        return 0;
+    dt_t *ldt = a->kind == RMA_PUT ? a->odt : a->rdt;
+    size_t lcount = (size_t)(a->kind == RMA_PUT ? a->ocount : a->rcount);
+    if (!dt_is_contig(ldt, lcount) || !dt_is_contig(a->tdt, (size_t)a->tcount))
+        return 0;
+    char *local = (char *)(a->kind == RMA_PUT ? a->obuf : a->rbuf) + ldt->true_lb;
+    char *remote = tbase + a->tdt->true_lb;
+    size_t bytes = (size_t)a->tcount * a->tdt->size;
+    if (a->kind == RMA_PUT)
+        memmove(remote, local, bytes);
+    else
+        memmove(local, remote, bytes);
+    return 1;
+}
+
 int rma_start_direct(win_t *w, const rma_args_t *a)
 {
     MPI_Aint at = a->tdisp * w->disp_units[a->target];
@@ -63,6 +84,8 @@ int rma_start_direct(win_t *w, const rma_args_t *a)
     uintptr_t rbase = 0;
     if (w->via == RMA_VIA_SHM) {
         tbase = (char *)w->seg + w->offs[a->target] + at;
+        if (shm_contig_copy(a, tbase))
+            return MPI_SUCCESS;
         if (a->kind == RMA_PUT)
             return coll_local_copy2(a->obuf, (size_t)a->ocount, a->odt, tbase,
                                     (size_t)a->tcount, a->tdt);

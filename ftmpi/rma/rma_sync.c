@@ -52,7 +52,7 @@ static int send_empty(win_t *w, int to, int tag)
     return rc;
 }
 
-static req_t *recv_empty(win_t *w, int from, int tag, int *rc)
+req_t *rma_recv_empty(win_t *w, int from, int tag, int *rc)
 {
     req_t *r = req_new_p2p(REQ_RECV, w->comm, NULL, 0, dt_get(MPI_BYTE), from, tag, SEND_STANDARD, 0);
     if (!r) {
@@ -85,7 +85,7 @@ int rma_start_epoch(win_t *w, group_t *g)
     int rc = MPI_SUCCESS;
     for (int i = 0; i < g->size; i++) {
         int t = member(w, g, i);
-        rc = finish(recv_empty(w, t, RMA_TAG_POST, &rc), rc);
+        rc = finish(rma_recv_empty(w, t, RMA_TAG_POST, &rc), rc);
         w->access[t] = EP_PSCW;
     }
     group_retain(g);
@@ -120,7 +120,7 @@ int rma_post(win_t *w, group_t *g)
     __sync_synchronize();
     /* The receives of the DONEs first, then tell the origins. */
     for (int i = 0; i < g->size; i++)
-        w->done_reqs[i] = recv_empty(w, member(w, g, i), RMA_TAG_DONE, &rc);
+        w->done_reqs[i] = rma_recv_empty(w, member(w, g, i), RMA_TAG_DONE, &rc);
     for (int i = 0; i < g->size; i++) {
         int e = send_empty(w, member(w, g, i), RMA_TAG_POST);
         if (rc == MPI_SUCCESS)

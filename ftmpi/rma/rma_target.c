@@ -311,7 +311,10 @@ int rma_progress(void)
     list_node_t *n;
     list_for_each(n, rma_windows()) {
         win_t *w = list_entry(n, win_t, all);
-        if (w->comm->state != COMM_FAILED)
+        int cut = rma_cut(w);
+        if (cut != MPI_SUCCESS)
+            p2p_fail_pending(w->comm, cut, P2P_ALL); /* what was posted since */
+        else if (w->comm->state != COMM_FAILED)
             rma_target_poll(w);
     }
     return 0;

@@ -176,6 +176,7 @@ static void win_destroy(win_t *w)
         handle_release(&win_table, w->handle);
     if (w->all.next)
         list_del(&w->all);
+    rma_watch_stop(w);
     rma_sweep(w, 1);
     rma_target_drain(w);
     while (!list_empty(&w->regions)) {
@@ -201,6 +202,7 @@ static void win_destroy(win_t *w)
     free(w->sizes);
     free(w->disp_units);
     free(w->offs);
+    rma_cma_close(w);
     free(w->pids);
     free(w->bases);
     free(w->pending);
@@ -212,6 +214,9 @@ static void win_destroy(win_t *w)
     free(w->batch);
     free(w->unflushed);
     free(w->terr);
+    free(w->wrank);
+    if (w->ugroup)
+        group_release(w->ugroup);
     free(w);
     if (list_empty(&windows))
         progress_remove_hook(rma_progress);
@@ -249,7 +254,8 @@ int rma_win_create(comm_t *c, int flavor, void *base, MPI_Aint size, int disp_un
         return rc;
     }
     w->rank = w->comm->rank;
-    w->size = w->comm->size;
+    w->size = w->usize = w->comm->size;
+    rc = rma_watch_start(w);
     w->pending = calloc((size_t)w->size, sizeof(int));
     w->err = calloc((size_t)w->size, sizeof(int));
     w->access = calloc((size_t)w->size, sizeof(int));
@@ -318,6 +324,21 @@ int rma_win_free(win_t *w, int usable)
     attr_clear(KV_WIN, &w->attrs, w->handle);
     win_destroy(w);
     return rc;
+}
+
+int rma_set_gaps(win_t *w, group_t *full)
+{
+    w->wrank = malloc((size_t)(full->size ? full->size : 1) * sizeof(int));
+    if (!w->wrank)
+        return MPI_ERR_NO_MEM;
+    for (int i = 0; i < full->size; i++) {
+        int r = group_rank_of_world(w->comm->group, full->world[i]);
+        w->wrank[i] = r == MPI_UNDEFINED ? -1 : r;
+    }
+    group_retain(full);
+    w->ugroup = full;
+    w->usize = full->size;
+    return MPI_SUCCESS;
 }
 
 int rma_shared_query(win_t *w, int r, MPI_Aint *size, int *disp_unit, void *baseptr)
