@@ -94,7 +94,13 @@ void comm_unregister(comm_t *c)
         return;
     if (by_ctx[c->ctx / 2] == c)
         by_ctx[c->ctx / 2] = NULL;
-    comm_ctx_release(c->ctx);
+    /* A revoked communicator's context pair is not used again by this
+     * process: messages of the operations the revocation interrupted may
+     * still arrive, and a communicator made later on the same pair would
+     * take them (no packet field tells two communicators of one pair
+     * apart). They wait as orphans of an unknown context instead. */
+    if (!c->revoked)
+        comm_ctx_release(c->ctx);
     list_del(&c->all);
     c->registered = 0;
     if (comm_change_hook)

@@ -59,6 +59,7 @@ typedef struct comm {
     int registered;          /* visible to matching, context pair claimed here
                               * (0 again once comm_unregister gave it back) */
     int hidden;              /* internal only: never gets a user handle */
+    int revoked;             /* ULFM: revoked; point-to-point posts on it fail (p2p) */
     void *ulfm;              /* ULFM state (ft/ulfm_*.c), NULL until needed */
     void *coll_sm;           /* shared-memory collectives (coll/coll_sm.c), NULL until used */
     /* intercommunicators */

@@ -24,9 +24,14 @@ static void mark(ustate_t *s)
         return;
     s->revoked = 1;
     if (s->comm) {
+        /* Pending operations fail now; later posts (the next round of a
+         * collective that was between rounds) fail in p2p. */
+        s->comm->revoked = 1;
         p2p_fail_pending(s->comm, MPIX_ERR_REVOKED, P2P_ALL);
-        if (s->comm->local_comm) /* an intercommunicator's local half */
+        if (s->comm->local_comm) { /* an intercommunicator's local half */
+            s->comm->local_comm->revoked = 1;
             p2p_fail_pending(s->comm->local_comm, MPIX_ERR_REVOKED, P2P_ALL);
+        }
         ulfm_revoked_parked(s->comm);
     }
     um_hdr_t h = {UM_REVOKE, s->ctx, s->ghash, s->inc, 0, 0, 0, 0, 0};

@@ -412,6 +412,8 @@ int p2p_start_send(req_t *r)
     r->cancel_pending = 0;
     r->status.MPI_ERROR = MPI_SUCCESS;
     r->status.ftmpi_cancelled = 0;
+    if (c->revoked)
+        return MPIX_ERR_REVOKED; /* ULFM: nothing is started on a revoked communicator */
     if (r->peer == MPI_PROC_NULL)
         return complete_proc_null(r);
     if (r->coll) {
@@ -486,6 +488,8 @@ int p2p_start_recv(req_t *r)
     r->complete = 0;
     r->status.MPI_ERROR = MPI_SUCCESS;
     r->status.ftmpi_cancelled = 0;
+    if (c->revoked)
+        return MPIX_ERR_REVOKED;
     if (r->peer == MPI_PROC_NULL)
         return complete_proc_null(r);
     if (r->coll) {

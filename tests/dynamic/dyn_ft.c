@@ -102,6 +102,9 @@ static void child(const char *c, int restarted)
      * during the spawn would make the spawn itself fail (the FT error) */
     int go = 0;
     CHECK(MPI_Recv(&go, 1, MPI_INT, 0, 3, parent, MPI_STATUS_IGNORE) == MPI_SUCCESS && go == 1);
+    /* and both children have theirs before child 1 dies (else child 0's
+     * receive of it would meet the failure) */
+    CHECK(MPI_Barrier(MPI_COMM_WORLD) == MPI_SUCCESS);
     /* child 1 is killed at this point (its job-wide id is given to
      * --kill-at by the test) */
     FTMPI_Fault_point("dyn_child_ready", 0);

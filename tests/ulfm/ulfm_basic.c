@@ -1,6 +1,7 @@
 /*
  * Every MPIX_ function without failures, and revoke while the other
- * members are blocked in a receive and in a collective (np >= 3).
+ * members are blocked in a receive, in a collective, and between two rounds
+ * of a collective (np >= 3).
  */
 #include "ulfm_test.h"
 
@@ -123,11 +124,37 @@ static void revoke_blocked_coll(void)
     MPI_Comm_free(&c);
 }
 
+/* The revocation reaches the others anywhere in a run of collectives:
+ * inside a round, or between two rounds, when a member has not posted its
+ * next receive yet (that post must fail too, or it waits for ever for a
+ * member that has left). Rank 0 revokes instead of its k-th allreduce, k
+ * = 0..29: every other rank must end its loop with MPIX_ERR_REVOKED. */
+static void revoke_between_rounds(void)
+{
+    for (int k = 0; k < 30; k++) {
+        MPI_Comm c;
+        MPI_Comm_dup(MPI_COMM_WORLD, &c);
+        int one = 1, sum = 0, rc = MPI_SUCCESS, calls = 0;
+        if (u_rank == 0) {
+            for (int i = 0; i < k; i++)
+                MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, c);
+            MPIX_Comm_revoke(c);
+        } else {
+            while (rc == MPI_SUCCESS && calls++ < 100000)
+                rc = MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, c);
+            EXPECT(rc, MPIX_ERR_REVOKED);
+        }
+        MPI_Comm_free(&c); /* its context is not reused (stale rounds) */
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+}
+
 int main(int argc, char **argv)
 {
     u_init(&argc, &argv);
     no_failure_calls();
     revoke_blocked_recv();
     revoke_blocked_coll();
+    revoke_between_rounds();
     return u_finish();
 }
