@@ -154,6 +154,14 @@ def unreplaced_failure(events):
                for e in events if e.get("event") == "proc_failed")
 
 
+def refused_round(events):
+    """A recovery the head refused because processes were finalizing (runtime.md,
+    "Refused rounds"): the replacement that asked for it gets MPI_ERR_OTHER from
+    its recovering call and may end the job first (its own exit status)."""
+    return any(e.get("event") == "recovery_refused" and e.get("reason") == "finalizing"
+               for e in events)
+
+
 def killed_after_finalize(events):
     """A process ended badly after it had finalized (runtime.md: not a failure, but
     the exit status says it), and every other that ended badly before finalizing
@@ -200,6 +208,7 @@ def classify(cfg, kills, ref, res):
     if how == "match" and killed_after_finalize(res.events):
         return "documented-exit", "killed after MPI_Finalize"
     if "not recovered" in res.stderr and (
-            how == "match" or (cfg.mode == "rebuild" and unreplaced_failure(res.events))):
+            how == "match" or (cfg.mode == "rebuild" and (unreplaced_failure(res.events)
+                                                          or refused_round(res.events)))):
         return "documented-exit", "failure not recovered: the job was ending"
     return "error-exit", error_signature(res.rc, res.stdout, res.stderr)
