@@ -233,8 +233,12 @@ static inline __attribute__((always_inline)) int kernel_body(int op, dt_kind_t k
 /* Long vectors: the same loops vectorized with the dynamic cost model
  * (-O2's "very cheap" one leaves most of them scalar) and, on x86-64, also
  * built for AVX2, chosen at load time where the CPU has it. Short ones keep
- * the plain build: its entry costs less. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
+ * the plain build: its entry costs less. Not under ThreadSanitizer: the
+ * clones' resolver runs while the library is relocated, before TSan's
+ * runtime is set up, and crashed every MT test (SIGSEGV in
+ * _dl_relocate_object). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && \
+    !defined(__SANITIZE_THREAD__)
 __attribute__((target_clones("avx2", "default"), optimize("vect-cost-model=dynamic")))
 #endif
 static int kernel_wide(int op, dt_kind_t k, const void *in, void *inout, size_t n)
