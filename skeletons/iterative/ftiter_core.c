@@ -30,6 +30,25 @@ void ftiter_log(const ftiter_t *sk, const char *fmt, ...)
     va_end(ap);
 }
 
+int ftiter_mpi_failed(const ftiter_t *sk, const char *call, int mpi_rc)
+{
+    /* Say which MPI call failed and why: under ftmpi the library's recorded
+       cause (e.g. "no recovery: a process has called MPI_Finalize"), with
+       another MPI the error string of the code. */
+    char why[MPI_MAX_ERROR_STRING + 1] = "";
+    int len = 0;
+#ifdef MPI_INIT_RESTARTED_NODE
+    (void)mpi_rc;
+    FTMPI_Error_cause(why, &len);
+#else
+    MPI_Error_string(mpi_rc, why, &len);
+#endif
+    fprintf(stderr, "ftiter: rank %d: %s failed: %s\n", sk->world_rank, call,
+            len > 0 ? why : "(no reason given)");
+    fflush(stderr);
+    return FTITER_ERR_MPI;
+}
+
 void ftiter_fault_point(const char *name, int64_t value)
 {
 #ifdef MPI_INIT_RESTARTED_NODE
@@ -269,7 +288,8 @@ const char *ftiter_strerror(int code)
     case FTITER_ERR_APP:
         return "an application callback failed";
     case FTITER_ERR_MPI:
-        return "an MPI call failed and no process failure explains it";
+        return "an MPI call failed, and not because of a process failure the skeleton "
+               "could recover from";
     case FTITER_ERR_UNRECOVERABLE:
         return "unrecoverable: more ranks failed in a checkpoint group than it has checksum "
                "ranks";

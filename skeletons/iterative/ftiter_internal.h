@@ -107,5 +107,7 @@ int ftiter_setup_app(ftiter_t *sk);
 void ftiter_fault_point(const char *name, int64_t value);
 /* world rank 0 prints (verbose) */
 void ftiter_log(const ftiter_t *sk, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Print on stderr which MPI call failed and why; returns FTITER_ERR_MPI. */
+int ftiter_mpi_failed(const ftiter_t *sk, const char *call, int mpi_rc);
 
 #endif /* FTITER_INTERNAL_H */

@@ -276,7 +276,6 @@ int ftiter_restore(ftiter_t *sk, double t_mpi_recovered)
 int ftiter_recover(ftiter_t *sk, int mpi_rc)
 {
 #ifdef MPI_INIT_RESTARTED_NODE
-    (void)mpi_rc;
     if (!sk->in_episode) {
         sk->in_episode = 1;
         sk->t_detect = ftiter_now();
@@ -288,13 +287,17 @@ int ftiter_recover(ftiter_t *sk, int mpi_rc)
         sk->cb_ran = 0;
         sk->restore_rc = FTITER_RESTORE_AGAIN;
         MPI_Comm tmp = FT_MPI_CHECK_RECOVER;
-        if (MPI_Comm_dup(MPI_COMM_WORLD, &tmp) != MPI_SUCCESS)
-            return FTITER_ERR_MPI;
+        int drc = MPI_Comm_dup(MPI_COMM_WORLD, &tmp);
+        if (drc != MPI_SUCCESS)
+            return sk->ending ? FTITER_ERR_MPI
+                              : ftiter_mpi_failed(sk, "the recovery (MPI_Comm_dup)", drc);
         MPI_Comm_free(&tmp);
         if (!sk->cb_ran) {
-            /* no process failure to recover from: a plain MPI error */
+            /* no process failure to recover from: a plain MPI error, whose
+               cause is still the last one recorded */
             sk->in_episode = 0;
-            return FTITER_ERR_MPI;
+            return sk->ending ? FTITER_ERR_MPI
+                              : ftiter_mpi_failed(sk, "an MPI call of the solver", mpi_rc);
         }
         if (sk->restore_rc != FTITER_RESTORE_AGAIN)
             break;
@@ -323,8 +326,9 @@ int ftiter_join(ftiter_t *sk)
        the survivors' recovery returns: no communication, and it keeps the
        context ids of both sides in step. */
     MPI_Comm tmp = MPI_COMM_NULL;
-    if (MPI_Comm_dup(MPI_COMM_WORLD, &tmp) != MPI_SUCCESS)
-        return FTITER_ERR_MPI;
+    int drc = MPI_Comm_dup(MPI_COMM_WORLD, &tmp);
+    if (drc != MPI_SUCCESS)
+        return ftiter_mpi_failed(sk, "joining the recovery as a replacement (MPI_Comm_dup)", drc);
     MPI_Comm_free(&tmp);
     int rc = ftiter_callback_attach(sk);
     if (rc != FTITER_SUCCESS)
