@@ -61,6 +61,8 @@ struct ftiter {
     int need_init;      /* data ranks: ops->init before the next iteration */
     int need_rebuild;   /* data ranks: ops->comm_rebuilt before the next iteration */
     int ending;         /* this rank completed the DONE step: every rank has the answer */
+    double t_run;       /* ftiter_now() when ftiter_run began on this process */
+    double run_s_max;   /* the longest ftiter_run of any rank, as of the LEAVE step */
     int done_status;    /* the status the DONE step agreed on */
 
     /* the recovery episode under way (detection .. resumed loop) */

@@ -143,11 +143,13 @@ typedef struct ftiter_stats {
     int64_t iterations_run;    /* iterate() calls on this rank, recomputed ones included */
     double iterate_s;          /* time in iterate() + converged() on this rank */
     double ckpt_s;             /* time in checkpoints on this rank (control step + encode) */
-    int64_t checkpoints;       /* checkpoints committed */
+    int64_t checkpoints;       /* checkpoints committed by the job (after ftiter_run: also
+                                  those before a replacement started) */
     size_t ckpt_bytes;         /* bytes registered on this rank (0 on a checksum rank) */
     size_t ckpt_memory;        /* memory the checkpoint library holds on this rank */
     double recovery_s;         /* time from detection to resumed loop, on this rank */
-    double solve_s;            /* ftiter_run wall time on this rank */
+    double solve_s;            /* ftiter_run wall time: this rank's, or on a replacement
+                                  the longest of any rank (the job's) */
     int nrecoveries;
     ftiter_recovery_t rec[FTITER_MAX_RECOVERIES]; /* the first FTITER_MAX_RECOVERIES */
     int failed_after_end;      /* 1: a process failed after every rank had the final answer
