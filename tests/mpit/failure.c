@@ -1,6 +1,11 @@
 /*
  * failure: the FT performance variables and events with a SIGKILLed rank
- * (FT-MPI, SHRINK mode, 4 ranks; tests/ft/run_ft.sh checks the outcome).
+ * (FT-MPI, 4 ranks; tests/ft/run_ft.sh checks the outcome).
+ * usage: failure shrink|blank|rebuild (the --comm-mode the job runs with).
+ * MPI_COMM_WORLD's size after the recovery is 3 (SHRINK) or 4 (BLANK: a
+ * gap; REBUILD: a replacement). A REBUILD replacement (MPI_Init returned
+ * MPI_INIT_RESTARTED_NODE) joins the recovery and checks that its
+ * generation variable is the survivors' and its events were well formed.
  *
  * Before the failure every rank registers for the two FT events
  * (ftmpi_ft_process_failed, ftmpi_ft_recovered) with an
@@ -92,7 +97,14 @@ int main(int argc, char **argv)
 {
     int provided;
     MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
-    t_init(&argc, &argv);
+    const char *mode = argc > 1 ? argv[1] : "shrink";
+    int want_size = strcmp(mode, "shrink") == 0 ? 3 : 4;
+    t_set_name(argv[0]);
+    int irc = MPI_Init(&argc, &argv), restarted = irc == MPI_INIT_RESTARTED_NODE;
+    MPI_Comm_rank(MPI_COMM_WORLD, &t_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &t_size);
+    T_CHECK(irc == MPI_SUCCESS || restarted, "MPI_Init returned %d", irc);
+    T_CHECK(!restarted || strcmp(mode, "rebuild") == 0, "a replacement outside REBUILD");
     t_need(4);
     MPI_T_event_registration rf =
         reg("ftmpi_ft_process_failed", MPI_T_CB_REQUIRE_MPI_RESTRICTED, on_failed, &failed_events);
@@ -120,24 +132,40 @@ int main(int argc, char **argv)
     MPI_T_pvar_read(s, gen, &gen0);
 
     int in = 1, out = 0, rc = MPI_SUCCESS;
-    for (int round = 0; round < 10 && rc == MPI_SUCCESS; round++) {
+    for (int round = 0; round < 10 && !restarted; round++) {
         if (round == 2 && t_rank == 3)
             raise(SIGKILL);
-        rc = MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        if ((rc = MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD)) != MPI_SUCCESS)
+            break;
     }
-    T_CHECK(rc != MPI_SUCCESS, "the failure was never reported");
+    T_CHECK(restarted || rc != MPI_SUCCESS, "the failure was never reported");
     MPI_Comm nc = FT_MPI_CHECK_RECOVER;
     rc = MPI_Comm_dup(MPI_COMM_WORLD, &nc);
     T_CHECK(rc == MPI_SUCCESS, "recovering dup returned %d", rc);
     int size = 0;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    T_CHECK(size == 3, "world size after SHRINK is %d", size);
+    T_CHECK(size == want_size, "world size after the %s recovery is %d, want %d", mode, size,
+            want_size);
 
     double secs = 0;
     MPI_T_pvar_read(s, h[0], &nfail);
     MPI_T_pvar_read(s, h[1], &nrec);
     MPI_T_pvar_read(s, h[2], &secs);
     MPI_T_pvar_read(s, gen, &gen1);
+    unsigned long long gmin = 0, gmax = 0;
+    MPI_Allreduce(&gen1, &gmin, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, nc);
+    MPI_Allreduce(&gen1, &gmax, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, nc);
+    T_CHECK(gmin == gmax, "generation variables differ: %llu..%llu", gmin, gmax);
+    if (restarted) {
+        /* born after the failure: only what it saw itself must be right */
+        T_CHECK(bad_events == 0, "%d events were wrong", bad_events);
+        MPI_Comm_free(&nc);
+        printf("mpit failure rank %d (replacement): %s\n", t_rank, t_errors ? "FAILED" : "ok");
+        MPI_T_pvar_session_free(&s);
+        MPI_T_finalize();
+        MPI_Finalize();
+        return t_errors ? 1 : 0;
+    }
     T_CHECK(nfail == 1, "failures counted %llu, want 1", nfail);
     T_CHECK(nrec == 1, "recoveries counted %llu, want 1", nrec);
     T_CHECK(secs > 0 && secs < 60, "recovery time %g s", secs);
