@@ -159,6 +159,8 @@ int main(int argc, char **argv)
     if (restarted) {
         /* born after the failure: only what it saw itself must be right */
         T_CHECK(bad_events == 0, "%d events were wrong", bad_events);
+        T_CHECK(nfail == 0 && failed_events == 0, "a replacement counted %llu failures, %d events",
+                nfail, failed_events);
         MPI_Comm_free(&nc);
         printf("mpit failure rank %d (replacement): %s\n", t_rank, t_errors ? "FAILED" : "ok");
         MPI_T_pvar_session_free(&s);
