@@ -74,30 +74,26 @@ enum { BLK_LONG = 4096, BLK_SHORT = 256 };
 static uint32_t zadv_long[4][256], zadv_short[4][256];
 static pthread_once_t zadv_once = PTHREAD_ONCE_INIT;
 
-/* The tables of Z for n zero bytes, from the images of the 32 single bits
- * (advanced a byte at a time with the reflected byte table). */
-static void zadv_build(uint32_t z[4][256], size_t n)
+/* The tables of Z for n zero bytes (n a multiple of 8), from the images of
+ * the 32 single bits (advanced 8 zero bytes per instruction). */
+__attribute__((target("sse4.2"))) static void zadv_build(uint32_t z[4][256], size_t n)
 {
     uint32_t img[32];
     for (int i = 0; i < 32; i++) {
-        uint32_t c = 1u << i;
-        for (size_t k = 0; k < n; k++)
-            c = (c >> 8) ^ table[0][c & 0xff];
-        img[i] = c;
+        uint64_t c = 1u << i;
+        for (size_t k = 0; k < n; k += 8)
+            c = _mm_crc32_u64(c, 0);
+        img[i] = (uint32_t)c;
     }
-    for (int byte = 0; byte < 4; byte++)
-        for (uint32_t v = 0; v < 256; v++) {
-            uint32_t r = 0;
-            for (int b = 0; b < 8; b++)
-                if (v & (1u << b))
-                    r ^= img[8 * byte + b];
-            z[byte][v] = r;
-        }
+    for (int byte = 0; byte < 4; byte++) {
+        z[byte][0] = 0;
+        for (uint32_t v = 1; v < 256; v++) /* v without its lowest bit, plus that bit */
+            z[byte][v] = z[byte][v & (v - 1)] ^ img[8 * byte + __builtin_ctz(v)];
+    }
 }
 
 static void zadv_init(void)
 {
-    pthread_once(&table_once, table_init);
     zadv_build(zadv_long, BLK_LONG);
     zadv_build(zadv_short, BLK_SHORT);
 }
