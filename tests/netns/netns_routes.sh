@@ -54,6 +54,8 @@ netns_run 0 env FTMPI_REL_STATS=1 $TIMERS "$RUN" --timeout 150 --hosts "$(netns_
     --launch-agent "$NETNS_AGENT" --net eth0,eth1 --event-log "$W/events.jsonl" \
     -np 2 "$PROG" 100 $MIB $PAUSE "$W/progress" "$W/stop" >"$W/job.out" 2>"$W/job.err" &
 JOB=$!
+wait_for "$W/progress" "round 0 sent" 60 || netns_fail "the job did not start"
+stamp "round 0 sent"
 wait_for "$W/progress" "round 1 sent" 60 || netns_fail "round 1 did not start"
 sleep $CUT_AFTER
 ip -n "$SW" link set w1 down
