@@ -9,12 +9,15 @@
  * intact" after each answer (flushed: the script cuts the route on them),
  * and sleeps PAUSE_MS between rounds; with LOG, rank 0 also appends those
  * lines to the file LOG at once (a script can watch it while the job runs).
- *   net_routes [ROUNDS [MIB [PAUSE_MS [LOG]]]]   (default 4 64 0)
+ * With STOP, ROUNDS is a bound: rank 0 ends after the first round at whose
+ * end the file STOP exists (the script decides when it has seen enough).
+ *   net_routes [ROUNDS [MIB [PAUSE_MS [LOG [STOP]]]]]   (default 4 64 0)
  */
 #include "mpitest.h"
 
 #include <stdarg.h>
 #include <time.h>
+#include <unistd.h>
 
 static const char *log_path;
 
@@ -42,9 +45,11 @@ int main(int argc, char **argv)
     size_t len = (size_t)(argc > 2 ? atoi(argv[2]) : 64) << 20;
     int pause_ms = argc > 3 ? atoi(argv[3]) : 0;
     log_path = argc > 4 ? argv[4] : NULL;
+    const char *stop_path = argc > 5 ? argv[5] : NULL;
     T_CHECK(rounds > 0 && len > 0 && pause_ms >= 0, "bad arguments");
     char *b = t_malloc(len);
-    for (int r = 0; r < rounds; r++) {
+    int r = 0, more = 1;
+    for (; more; r++) {
         long bad = -1;
         if (t_rank == 0) {
             t_fill(b, len, 1000u + (unsigned)r);
@@ -65,10 +70,12 @@ int main(int argc, char **argv)
             bad = t_verify(b, len, 1000u + (unsigned)r);
             T_MPI(MPI_Send(&bad, 1, MPI_LONG, 0, 100 + r, MPI_COMM_WORLD));
         }
+        more = r + 1 < rounds && !(stop_path && access(stop_path, F_OK) == 0);
+        T_MPI(MPI_Bcast(&more, 1, MPI_INT, 0, MPI_COMM_WORLD));
     }
     T_MPI(MPI_Barrier(MPI_COMM_WORLD));
     if (t_rank == 0)
-        say("net_routes: %d rounds of %zu MiB intact\n", rounds, len >> 20);
+        say("net_routes: %d rounds of %zu MiB intact\n", r, len >> 20);
     free(b);
     return t_finish();
 }
