@@ -4,8 +4,9 @@
 - fconst.c: a program that prints the value of every named constant, as
   mpi.h defines it, for the Fortran generator.
 - f_wrappers.c (part of libftmpi_f): the functions the Fortran bindings call,
-  one per MPI function, under the names gfortran gives to MPI_X (mpif.h and
-  `mpi`: mpi_x_) and MPI_X_f08 (mpi_f08: mpi_x_f08_). Arguments arrive by
+  one per MPI function, under the names gfortran gives to PMPI_X (pmpi_x_),
+  with the weak MPI_X (mpif.h and `mpi`: mpi_x_) and PMPI_X_f08/MPI_X_f08
+  (mpi_f08: pmpi_x_f08_, weak mpi_x_f08_) as aliases. Arguments arrive by
   reference, strings with their lengths at the end (gfortran's convention),
   an absent optional ierror as NULL."""
 
@@ -223,20 +224,23 @@ class Wrapper:
     def render(self):
         f = self.f
         name = (f.prefix + f.name).lower()
-        # mpi_f08's large-count specific (MPI_X_f08c) has no mpif.h/`mpi` name
-        alias = f"FTMPI_F_ALIAS({name}_, {name}_f08_)\n"
+        # the body is pmpi_x_ (PMPI_X); the macros of f_support.h add the
+        # weak mpi_x_ and, for mpi_f08, PMPI_X_f08 and the weak MPI_X_f08
+        names = "FTMPI_F_NAMES_F08" if f.f08 else "FTMPI_F_NAMES"
         if f.derived:
-            name, alias = (f.prefix + f.base.name).lower() + "_f08c", ""
+            # mpi_f08's large-count specific (MPI_X_f08c) has no mpif.h/`mpi` name
+            name, names = (f.prefix + f.base.name).lower() + "_f08c", "FTMPI_F_NAMES"
         elif self.f08:
-            name, alias = name + "_f08", ""
-        elif f.f08 and not f.derived and any(p.kind == "bufaddr" for p in f.params):
-            alias = ""   # mpi_f08's entry is its own (bufaddr)
+            name, names = name + "_f08", "FTMPI_F_NAMES"
+        elif f.f08 and any(p.kind == "bufaddr" for p in f.params):
+            names = "FTMPI_F_NAMES"   # mpi_f08's entry is its own (bufaddr)
+        alias = f"{names}({name})\n"
         for p in f.params:
             self.param(p)
         if f.ret != "int":
             args = ", ".join(self.args) or "void"
             call = f"{f.prefix}{f.name}({', '.join(self.call)})"
-            return f"{C_RETF[f.ret]} {name}_({args})\n{{\n    return {call};\n}}\n" + alias
+            return f"{C_RETF[f.ret]} p{name}_({args})\n{{\n    return {call};\n}}\n" + alias
         args = ", ".join(self.args + ["MPI_Fint *ierror"] + self.strlens)
         nomem = any("nomem" in st for st in self.pre)
         body = (["int nomem = 0;"] if nomem else []) + ["int rc = MPI_SUCCESS;"] + self.pre
@@ -250,7 +254,7 @@ class Wrapper:
         body += self.cleanup
         body.append("if (ierror)\n    *ierror = rc;")
         text = "\n".join("    " + ln for ln in "\n".join(body).split("\n"))
-        return f"void {name}_({args})\n{{\n{text}\n}}\n" + alias
+        return f"void p{name}_({args})\n{{\n{text}\n}}\n" + alias
 
 
 PROC_BODY = {

@@ -3,7 +3,8 @@ generated from mpi.api and the constant values mpi.h gives (fconst.txt).
 
 Every procedure is an interface to a C function of f_wrappers.c or
 f_custom.c: MPI_X (mpif.h, `mpi`) is gfortran's mpi_x_, MPI_X_f08 (the
-specific procedure behind mpi_f08's generic MPI_X) is mpi_x_f08_. Choice
+specific procedure behind mpi_f08's generic MPI_X) is mpi_x_f08_; each has
+its profiling name PMPI_X, PMPI_X_f08 (generic PMPI_X). Choice
 buffers use gfortran's NO_ARG_CHECK attribute (any type, kind and rank is
 passed by address), so MPI_SUBARRAYS_SUPPORTED is .FALSE."""
 
@@ -69,8 +70,9 @@ def mpif_h(api, vals):
     for f in api.bound(legacy=True):
         if f.ret != "int":
             ftype = "DOUBLE PRECISION" if f.ret == "double" else "INTEGER(KIND=MPI_ADDRESS_KIND)"
-            out.append(f"      {ftype} {(f.prefix + f.name).upper()}")
-            out.append(f"      EXTERNAL {(f.prefix + f.name).upper()}")
+            for name in (f.prefix + f.name, "P" + f.prefix + f.name):
+                out.append(f"      {ftype} {name.upper()}")
+                out.append(f"      EXTERNAL {name.upper()}")
     for name, _, _ in api.procs:
         out.append(f"      EXTERNAL {name}")
     for line in out:
@@ -204,6 +206,7 @@ def mpi_module(api, vals):
     out.append("  interface")
     for f in api.bound(legacy=True):
         out += procedure(f, f.prefix + f.name, False)
+        out += procedure(f, "P" + f.prefix + f.name, False)   # the profiling name
     out += ["  end interface", "end module mpi"]
     return "\n".join(out) + "\n"
 
@@ -262,11 +265,12 @@ def mpi_f08_module(api, vals):
     for f in api.bound():
         if not f.f08 or f.derived:
             continue
-        out.append(f"  interface {f.prefix}{f.name}")
-        out += procedure(f, f"{f.prefix}{f.name}_f08", True)
-        if f.big is not None and f08_distinct(api, f, f.big):
-            out += procedure(f.big, f"{f.prefix}{f.name}_f08c", True)
-        out.append("  end interface")
+        for p in ("", "P"):   # MPI_X and its profiling name PMPI_X
+            out.append(f"  interface {p}{f.prefix}{f.name}")
+            out += procedure(f, f"{p}{f.prefix}{f.name}_f08", True)
+            if f.big is not None and f08_distinct(api, f, f.big):
+                out += procedure(f.big, f"{p}{f.prefix}{f.name}_f08c", True)
+            out.append("  end interface")
     out.append("contains")
     for h in HANDLES:
         for op, suffix in (("==", "eq"), ("/=", "ne")):
