@@ -34,8 +34,7 @@
  * names a common block /x/ x_). Their addresses are what a Fortran program
  * passes for MPI_BOTTOM, MPI_STATUS_IGNORE, ... */
 extern MPI_Fint mpi_fortran_bottom_, mpi_fortran_in_place_;
-extern MPI_Fint mpi_fortran_status_ignore_[];
-extern MPI_Fint mpi_fortran_statuses_ignore_[];
+/* (mpi_fortran_status_ignore_ and mpi_fortran_statuses_ignore_: mpi.h) */
 extern MPI_Fint mpi_fortran_errcodes_ignore_[], mpi_fortran_unweighted_[],
     mpi_fortran_weights_empty_[];
 extern char mpi_fortran_argv_null_[], mpi_fortran_argvs_null_[];
