@@ -23,10 +23,8 @@ STATUS_IGNORE_C = """/* The storage of the Fortran MPI_STATUS_IGNORE and MPI_STA
  * In libftmpi, so that C code has them without libftmpi_f. A program's own
  * common block of the same name takes their place, and these references,
  * through the GOT, see its address. gfortran aligns common blocks to 16. */
-__attribute__((visibility("default"), aligned(16)))
-MPI_Fint mpi_fortran_status_ignore_[FTMPI_F_STATUS_SIZE];
-__attribute__((visibility("default"), aligned(16)))
-MPI_Fint mpi_fortran_statuses_ignore_[FTMPI_F_STATUS_SIZE];
+__attribute__((visibility("default"), aligned(16))) FTMPI_F_status mpi_fortran_status_ignore_;
+__attribute__((visibility("default"), aligned(16))) FTMPI_F_status mpi_fortran_statuses_ignore_;
 
 /* A status argument no conversion may read or write: NULL, or one of the
  * C and Fortran MPI_STATUS(ES)_IGNORE (erroneous, MPI-4.1 19.3.5). */

@@ -88,8 +88,7 @@ subroutine sizeof_f08()
   use ftest
   use sizeof_kinds
   implicit none
-  integer :: sz, ierr, tsz
-  type(MPI_Datatype) :: t
+  integer :: sz, ierr
   integer(int16) :: i2
   integer(int64) :: i8a(2, 2, 2)
   integer(i16) :: i16v
@@ -140,13 +139,18 @@ subroutine sizeof_f08()
   call check(sz == 4, 'f08: PMPI_Sizeof')
   ! the standard's use: find the MPI type of a Fortran variable's size
   call MPI_Sizeof(r8a, sz)
-  call MPI_Type_match_size(MPI_TYPECLASS_REAL, sz, t)
-  call MPI_Type_size(t, tsz)
-  call check(tsz == 8, 'f08: MPI_Type_match_size of REAL(8)')
+  call match(MPI_TYPECLASS_REAL, sz, 8)
   call MPI_Sizeof(i2, sz)
-  call MPI_Type_match_size(MPI_TYPECLASS_INTEGER, sz, t)
-  call MPI_Type_size(t, tsz)
-  call check(tsz == 2, 'f08: MPI_Type_match_size of INTEGER(2)')
+  call match(MPI_TYPECLASS_INTEGER, sz, 2)
+contains
+  subroutine match(typeclass, sz, expect)
+    integer, intent(in) :: typeclass, sz, expect
+    type(MPI_Datatype) :: t
+    integer :: tsz
+    call MPI_Type_match_size(typeclass, sz, t)
+    call MPI_Type_size(t, tsz)
+    call check(tsz == expect, 'f08: MPI_Type_match_size of MPI_Sizeof''s size')
+  end subroutine match
 end subroutine sizeof_f08
 
 program f_sizeof
