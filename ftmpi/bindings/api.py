@@ -20,6 +20,8 @@ FN_FLAGS = {"removed", "deprecated", "nof08", "f08only", "conly", "f2c", "custom
 PARAM_FLAGS = {"preset", "weights", "lc", "la"}
 WIDEN = {"lc": "Count", "la": "Aint"}
 PROC_ACTIONS = {"null_copy", "null_delete", "dup"}
+# the procedures the standard defines for Fortran only (`fortran` entries)
+FORTRAN_ONLY = {"Sizeof", "F_sync_reg"}
 
 
 class ApiError(Exception):
@@ -99,6 +101,7 @@ class Api:
         self.fconsts = []     # (NAME, value)
         self.sentinels = []   # (kind, NAME)
         self.conly = set()
+        self.fortran_only = []  # MPI_Sizeof, MPI_F_sync_reg: no C function (gen_fortran.py)
 
     def bound(self, legacy=False):
         """The functions with Fortran bindings: MPI's, then FT-MPI's;
@@ -117,7 +120,7 @@ class Api:
                     if f.has("cstd"):
                         out.append((ch, f.name + "_c", False))
                 else:
-                    out.append((ch, e[1], e[1] in self.functions))
+                    out.append((ch, e[1], e[0] == "fortran" or e[1] in self.functions))
                     if e[2]:
                         out.append((ch, e[1] + "_c", e[1] + "_c" in self.functions))
         return out
@@ -228,6 +231,14 @@ def parse(path):
             for n in line.split()[1:]:
                 big = n.endswith("+c")
                 chapter.entries.append(("std", n[:-2] if big else n, big))
+        elif word == "fortran":
+            if chapter is None:
+                raise ApiError(f"{where}: fortran before the first chapter")
+            for n in line.split()[1:]:
+                if n not in FORTRAN_ONLY:
+                    raise ApiError(f"{where}: MPI_{n}: gen_fortran.py does not write it")
+                api.fortran_only.append(n)
+                chapter.entries.append(("fortran", n, False))
         elif word == "const":
             parts = line.split()
             if len(parts) < 3 or not (parts[1] in HANDLES or parts[1] in ("int", "logical")):

@@ -8,8 +8,9 @@ MPI interface (docs/fortran.md, "How the bindings are made"). Run by CMake
   gen.py cproto API OUT.h                              mpi_count_c.h: the derived
                                                        large-count prototypes
   gen.py fconst API OUT.c                              program printing constants
-  gen.py fortran API FCONST.txt OUTDIR                 mpif.h, mpi.f90, mpi_f08.f90,
-                                                       f_wrappers.c
+  gen.py fortran API FCONST.txt FKINDS.txt OUTDIR      mpif.h, mpi.f90, mpi_f08.f90,
+                                                       f_wrappers.c (FKINDS: the
+                                                       compiler's kinds, fkinds.f90)
   gen.py coverage API DOC [--write]                    compare (or rewrite) the
                                                        table in docs/coverage.md
 Exit status 1 with one line per problem when something does not agree."""
@@ -23,6 +24,7 @@ import api as apimod            # noqa: E402
 import check_header             # noqa: E402
 import gen_c                    # noqa: E402
 import gen_coverage             # noqa: E402
+import gen_fonly                # noqa: E402
 import gen_fortran              # noqa: E402
 
 
@@ -67,15 +69,20 @@ def main(argv):
         write_if_changed(argv[3], gen_c.f2c_source(api))
     elif cmd == "fconst" and len(argv) == 4:
         write_if_changed(argv[3], gen_c.fconst_source(api))
-    elif cmd == "fortran" and len(argv) == 5:
+    elif cmd == "fortran" and len(argv) == 6:
         vals = gen_fortran.read_values(argv[3])
         problems = gen_fortran.check_layout(api, vals)
         if problems:
             fail(problems, "fortran")
-        d = argv[4]
+        try:
+            kinds = gen_fonly.read_kinds(argv[4])
+        except (OSError, ValueError) as e:
+            fail([str(e)], "fortran")
+        d = argv[5]
         write_if_changed(os.path.join(d, "mpif.h"), gen_fortran.mpif_h(api, vals))
-        write_if_changed(os.path.join(d, "mpi.f90"), gen_fortran.mpi_module(api, vals))
-        write_if_changed(os.path.join(d, "mpi_f08.f90"), gen_fortran.mpi_f08_module(api, vals))
+        write_if_changed(os.path.join(d, "mpi.f90"), gen_fortran.mpi_module(api, vals, kinds))
+        write_if_changed(os.path.join(d, "mpi_f08.f90"),
+                         gen_fortran.mpi_f08_module(api, vals, kinds))
         write_if_changed(os.path.join(d, "f_wrappers.c"), gen_c.wrappers_source(api))
     elif cmd == "coverage" and len(argv) in (4, 5):
         doc = open(argv[3]).read()

@@ -8,6 +8,8 @@ END = "<!-- END GENERATED TABLE -->"
 def _name(api, n):
     f = api.functions.get(n)
     text = f"`MPI_{n}`"
+    if n in api.fortran_only:
+        text += " (Fortran only)"
     if f is not None:
         if f.has("removed"):
             text += " (removed in MPI-3.0)"

@@ -132,28 +132,28 @@ static int kv_register(int rc, MPI_Fint *keyval, void (*copy)(void), void (*del)
     return rc;
 }
 
-void mpi_comm_create_keyval_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
-                             MPI_Aint *extra, MPI_Fint *ierror)
+void pmpi_comm_create_keyval_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
+                              MPI_Aint *extra, MPI_Fint *ierror)
 {
     int rc = MPI_Comm_create_keyval(tramp_copy, tramp_delete, keyval, (void *)*extra);
     rc = kv_register(rc, keyval, copy, del, MPI_Comm_free_keyval, "MPI_Comm_create_keyval");
     if (ierror)
         *ierror = rc;
 }
-FTMPI_F_ALIAS(mpi_comm_create_keyval_, mpi_comm_create_keyval_f08_)
+FTMPI_F_NAMES_F08(mpi_comm_create_keyval)
 
-void mpi_type_create_keyval_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
-                             MPI_Aint *extra, MPI_Fint *ierror)
+void pmpi_type_create_keyval_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
+                              MPI_Aint *extra, MPI_Fint *ierror)
 {
     int rc = MPI_Type_create_keyval(tramp_copy, tramp_delete, keyval, (void *)*extra);
     rc = kv_register(rc, keyval, copy, del, MPI_Type_free_keyval, "MPI_Type_create_keyval");
     if (ierror)
         *ierror = rc;
 }
-FTMPI_F_ALIAS(mpi_type_create_keyval_, mpi_type_create_keyval_f08_)
+FTMPI_F_NAMES_F08(mpi_type_create_keyval)
 
-void mpi_keyval_create_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
-                        MPI_Fint *extra, MPI_Fint *ierror)
+void pmpi_keyval_create_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
+                         MPI_Fint *extra, MPI_Fint *ierror)
 {
     int rc = MPI_Keyval_create(tramp_copy_int, tramp_delete_int, keyval,
                                (void *)(MPI_Aint)*extra);
@@ -161,6 +161,7 @@ void mpi_keyval_create_(void (*copy)(void), void (*del)(void), MPI_Fint *keyval,
     if (ierror)
         *ierror = rc;
 }
+FTMPI_F_NAMES(mpi_keyval_create)
 
 /* ---- generalized requests ----------------------------------------------- */
 typedef struct {
@@ -197,8 +198,8 @@ static int greq_cancel(void *es, int complete)
     return ierr;
 }
 
-void mpi_grequest_start_(void (*query)(void), void (*free_fn)(void), void (*cancel)(void),
-                         MPI_Aint *extra, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_grequest_start_(void (*query)(void), void (*free_fn)(void), void (*cancel)(void),
+                          MPI_Aint *extra, MPI_Fint *request, MPI_Fint *ierror)
 {
     int rc;
     fgreq_t *g = malloc(sizeof *g);
@@ -216,4 +217,4 @@ void mpi_grequest_start_(void (*query)(void), void (*free_fn)(void), void (*canc
     if (ierror)
         *ierror = rc;
 }
-FTMPI_F_ALIAS(mpi_grequest_start_, mpi_grequest_start_f08_)
+FTMPI_F_NAMES_F08(mpi_grequest_start)

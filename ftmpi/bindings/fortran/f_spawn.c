@@ -64,9 +64,9 @@ static int at_root(MPI_Fint comm, MPI_Fint root, int *rc)
     return *rc == MPI_SUCCESS && r == root;
 }
 
-void mpi_comm_spawn_(const char *command, const char *argv, MPI_Fint *maxprocs, MPI_Fint *info,
-                     MPI_Fint *root, MPI_Fint *comm, MPI_Fint *intercomm, MPI_Fint *errcodes,
-                     MPI_Fint *ierror, size_t command_len, size_t argv_len)
+void pmpi_comm_spawn_(const char *command, const char *argv, MPI_Fint *maxprocs, MPI_Fint *info,
+                      MPI_Fint *root, MPI_Fint *comm, MPI_Fint *intercomm, MPI_Fint *errcodes,
+                      MPI_Fint *ierror, size_t command_len, size_t argv_len)
 {
     char *cmd = NULL, **args = NULL;
     int nomem = 0, rc;
@@ -90,7 +90,7 @@ void mpi_comm_spawn_(const char *command, const char *argv, MPI_Fint *maxprocs, 
     if (ierror)
         *ierror = rc;
 }
-FTMPI_F_ALIAS(mpi_comm_spawn_, mpi_comm_spawn_f08_)
+FTMPI_F_NAMES_F08(mpi_comm_spawn)
 
 static void cmds_free(char **cmds, char ***argvs, int n)
 {
@@ -126,10 +126,10 @@ static int cmds_in(int n, const char *commands, size_t cmd_len, const char *argv
     return 1;
 }
 
-void mpi_comm_spawn_multiple_(MPI_Fint *count, const char *commands, const char *argv,
-                              MPI_Fint *maxprocs, MPI_Fint *infos, MPI_Fint *root,
-                              MPI_Fint *comm, MPI_Fint *intercomm, MPI_Fint *errcodes,
-                              MPI_Fint *ierror, size_t commands_len, size_t argv_len)
+void pmpi_comm_spawn_multiple_(MPI_Fint *count, const char *commands, const char *argv,
+                               MPI_Fint *maxprocs, MPI_Fint *infos, MPI_Fint *root,
+                               MPI_Fint *comm, MPI_Fint *intercomm, MPI_Fint *errcodes,
+                               MPI_Fint *ierror, size_t commands_len, size_t argv_len)
 {
     char **cmds = NULL, ***argvs = NULL;
     int nomem = 0, rc, n = *count;
@@ -151,4 +151,4 @@ void mpi_comm_spawn_multiple_(MPI_Fint *count, const char *commands, const char 
     if (ierror)
         *ierror = rc;
 }
-FTMPI_F_ALIAS(mpi_comm_spawn_multiple_, mpi_comm_spawn_multiple_f08_)
+FTMPI_F_NAMES_F08(mpi_comm_spawn_multiple)

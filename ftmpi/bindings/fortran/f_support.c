@@ -15,8 +15,7 @@
  * common blocks to 16 bytes; so do these. */
 #define FTMPI_F_SENTINEL __attribute__((visibility("default"), aligned(16)))
 FTMPI_F_SENTINEL MPI_Fint mpi_fortran_bottom_, mpi_fortran_in_place_;
-FTMPI_F_SENTINEL MPI_Fint mpi_fortran_status_ignore_[sizeof(MPI_Status) / sizeof(MPI_Fint)];
-FTMPI_F_SENTINEL MPI_Fint mpi_fortran_statuses_ignore_[sizeof(MPI_Status) / sizeof(MPI_Fint)];
+/* (MPI_STATUS(ES)_IGNORE's are in libftmpi: mpi.h's MPI_F_STATUS_IGNORE) */
 FTMPI_F_SENTINEL MPI_Fint mpi_fortran_errcodes_ignore_[1], mpi_fortran_unweighted_[1],
     mpi_fortran_weights_empty_[1];
 FTMPI_F_SENTINEL char mpi_fortran_argv_null_[1], mpi_fortran_argvs_null_[1];

@@ -9,17 +9,32 @@
 #include <stddef.h>
 #include "mpi.h"
 
-/* A second exported name for a wrapper (MPI_X_f08 of mpi_f08). */
+/* A second exported name for a wrapper. */
 #define FTMPI_F_ALIAS(target, name)                                            \
     extern __typeof__(target) name                                             \
         __attribute__((alias(#target), visibility("default")));
+/* A weak exported name: a profiling tool's own definition takes its place. */
+#define FTMPI_F_WEAK(target, name)                                             \
+    extern __typeof__(target) name                                             \
+        __attribute__((weak, alias(#target), visibility("default")));
+
+/* The profiling interface (docs/fortran.md, "Profiling"): the body of the
+ * Fortran binding of MPI_X is pmpi_x_ (gfortran's name for PMPI_X) and
+ * mpi_x_ is a weak alias of it, so a tool that defines mpi_x_ can call
+ * pmpi_x_. FTMPI_F_NAMES(mpi_x) gives mpif.h's and `mpi`'s names;
+ * FTMPI_F_NAMES_F08(mpi_x) adds mpi_f08's specific procedure names:
+ * pmpi_x_f08_ (PMPI_X_f08, a strong alias) and the weak mpi_x_f08_. */
+#define FTMPI_F_NAMES(n) FTMPI_F_WEAK(p##n##_, n##_)
+#define FTMPI_F_NAMES_F08(n)                                                   \
+    FTMPI_F_NAMES(n)                                                           \
+    FTMPI_F_ALIAS(p##n##_, p##n##_f08_)                                        \
+    FTMPI_F_WEAK(p##n##_, n##_f08_)
 
 /* The Fortran sentinels: common blocks of mpif.h and the modules (gfortran
  * names a common block /x/ x_). Their addresses are what a Fortran program
  * passes for MPI_BOTTOM, MPI_STATUS_IGNORE, ... */
 extern MPI_Fint mpi_fortran_bottom_, mpi_fortran_in_place_;
-extern MPI_Fint mpi_fortran_status_ignore_[];
-extern MPI_Fint mpi_fortran_statuses_ignore_[];
+/* (mpi_fortran_status_ignore_ and mpi_fortran_statuses_ignore_: mpi.h) */
 extern MPI_Fint mpi_fortran_errcodes_ignore_[], mpi_fortran_unweighted_[],
     mpi_fortran_weights_empty_[];
 extern char mpi_fortran_argv_null_[], mpi_fortran_argvs_null_[];
