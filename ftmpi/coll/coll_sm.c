@@ -75,6 +75,7 @@ static void sm_free(comm_t *c)
     sm_unmap(sm);
     free(sm->slot);
     free(sm->world);
+    free(sm->seen);
     free(sm);
     c->coll_sm = NULL;
 }
@@ -159,7 +160,8 @@ static int setup(comm_t *c, coll_sm_t *sm)
     sm->len = seg_len(p, chunk_bytes);
     sm->world = malloc((size_t)p * sizeof(int));
     sm->slot = calloc((size_t)p, sizeof(*sm->slot));
-    if (!sm->world || !sm->slot)
+    sm->seen = calloc((size_t)p * 4, sizeof(*sm->seen));
+    if (!sm->world || !sm->slot || !sm->seen)
         return MPI_ERR_NO_MEM;
     memcpy(sm->world, c->group->world, (size_t)p * sizeof(int));
     for (int i = 0; i < p && shm_self.base; i++)
@@ -270,20 +272,32 @@ static inline void cpu_relax(void)
 static __thread sm_wait_t *waiting;
 static int hook_users;
 
-static int flag_reached(const coll_sm_t *sm, int k, int f, uint32_t s)
+/* The value seen last is enough when it already reaches s (it was read
+ * with acquire, so what was written before it is visible): the shared
+ * line of a member that runs ahead is not pulled over on every call. */
+static int flag_reached(coll_sm_t *sm, int k, int f, uint32_t s)
 {
+    uint32_t *seen = &sm->seen[k * 4 + f];
+    if ((int32_t)(*seen - s) >= 0)
+        return 1;
     uint32_t v = atomic_load_explicit(coll_sm_flag(sm, k, f), memory_order_acquire);
+    *seen = v;
     return (int32_t)(v - s) >= 0;
+}
+
+int coll_sm_ready(coll_sm_t *sm, int f, int who, uint32_t s)
+{
+    if (who >= 0)
+        return flag_reached(sm, who, f, s);
+    for (int k = 0; k < sm->p; k++)
+        if (!flag_reached(sm, k, f, s))
+            return 0;
+    return 1;
 }
 
 static int ready(const sm_wait_t *w)
 {
-    if (w->who >= 0)
-        return flag_reached(w->sm, w->who, w->f, w->s);
-    for (int k = 0; k < w->sm->p; k++)
-        if (!flag_reached(w->sm, k, w->f, w->s))
-            return 0;
-    return 1;
+    return coll_sm_ready(w->sm, w->f, w->who, w->s);
 }
 
 /* Every waiter watches every member: a member that returned early with an
