@@ -31,10 +31,11 @@ int coll_sm_buffers_free(coll_sm_t *sm, uint32_t s, size_t n)
     uint32_t d = coll_sm_depth(n);
     if (coll_sm_ready(sm, SMF_DONE, -1, s - d))
         return MPI_SUCCESS;
-    /* A whole small ring ahead of the slowest member: wait until it is
-     * half a ring further, so that the next calls go without waiting (and
-     * without reading the slow member's line while it writes it). */
-    return coll_sm_wait(sm, SMF_DONE, -1, d > COLL_SM_NBUF ? s - d / 2 : s - d);
+    /* A whole ring ahead of the slowest member: wait until it is half a
+     * ring further, so that the next calls go without waiting (and without
+     * reading the slow member's line while it writes it; with ranks
+     * sharing cores, without a context switch per call). */
+    return coll_sm_wait(sm, SMF_DONE, -1, s - d / 2);
 }
 
 int coll_sm_barrier(coll_sm_t *sm)
