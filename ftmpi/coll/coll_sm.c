@@ -285,19 +285,14 @@ static int flag_reached(coll_sm_t *sm, int k, int f, uint32_t s)
     return (int32_t)(v - s) >= 0;
 }
 
-int coll_sm_ready(coll_sm_t *sm, int f, int who, uint32_t s)
-{
-    if (who >= 0)
-        return flag_reached(sm, who, f, s);
-    for (int k = 0; k < sm->p; k++)
-        if (!flag_reached(sm, k, f, s))
-            return 0;
-    return 1;
-}
-
 static int ready(const sm_wait_t *w)
 {
-    return coll_sm_ready(w->sm, w->f, w->who, w->s);
+    if (w->who >= 0)
+        return flag_reached(w->sm, w->who, w->f, w->s);
+    for (int k = 0; k < w->sm->p; k++)
+        if (!flag_reached(w->sm, k, w->f, w->s))
+            return 0;
+    return 1;
 }
 
 /* Every waiter watches every member: a member that returned early with an

@@ -137,8 +137,6 @@ static inline _Atomic uint32_t *coll_sm_flag(const coll_sm_t *sm, int rank, int 
 
 /* Start call number s (also a collective call for the ATOMIC key). */
 uint32_t coll_sm_begin(coll_sm_t *sm);
-/* Is flag f of member `who` (-1: of every member) >= s? (no waiting) */
-int coll_sm_ready(coll_sm_t *sm, int f, int who, uint32_t s);
 /* Wait until flag f of member `who` (-1: of every member) is >= s.
  * MPI_SUCCESS, or MPI_ERR_OTHER when a member died meanwhile. */
 int coll_sm_wait(coll_sm_t *sm, int f, int who, uint32_t s);

@@ -26,16 +26,12 @@
  * whole vector itself. */
 #define SM_DIRECT_BYTES 8192u
 
+/* Waiting for the slowest member to be further than needed (half a ring)
+ * was tried: a sleeping writer is woken by every flag the others post, so
+ * it paid up to 32 wake-ups for one wait when ranks shared cores. */
 int coll_sm_buffers_free(coll_sm_t *sm, uint32_t s, size_t n)
 {
-    uint32_t d = coll_sm_depth(n);
-    if (coll_sm_ready(sm, SMF_DONE, -1, s - d))
-        return MPI_SUCCESS;
-    /* A whole ring ahead of the slowest member: wait until it is half a
-     * ring further, so that the next calls go without waiting (and without
-     * reading the slow member's line while it writes it; with ranks
-     * sharing cores, without a context switch per call). */
-    return coll_sm_wait(sm, SMF_DONE, -1, s - d / 2);
+    return coll_sm_wait(sm, SMF_DONE, -1, s - coll_sm_depth(n));
 }
 
 int coll_sm_barrier(coll_sm_t *sm)
