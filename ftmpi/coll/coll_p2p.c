@@ -97,7 +97,9 @@ int coll_local_copy2(const void *sbuf, size_t scount, dt_t *sdt, void *rbuf, siz
     size_t n = sbytes < rbytes ? sbytes : rbytes;
     if (n == 0)
         return sbytes > rbytes ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
-    if (dt_is_contig(sdt, scount)) {
+    if (dt_is_contig(sdt, scount) && dt_is_contig(rdt, rcount)) {
+        memcpy((char *)rbuf + rdt->true_lb, (const char *)sbuf + sdt->true_lb, n);
+    } else if (dt_is_contig(sdt, scount)) {
         dt_unpack(rdt, rcount, rbuf, 0, (const char *)sbuf + sdt->true_lb, n);
     } else if (dt_is_contig(rdt, rcount)) {
         dt_pack(sdt, scount, sbuf, 0, (char *)rbuf + rdt->true_lb, n);

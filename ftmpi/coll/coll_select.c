@@ -62,7 +62,18 @@ static coll_choice_t forced[COLL_NKINDS];
 static int is_forced[COLL_NKINDS];
 static coll_rule_t *rules;
 static int nrules;
-static size_t sm_max = 16384; /* FTMPI_COLL_SM_MAX */
+/* Largest call (bytes; the per-rank block for the block calls) that goes
+ * through the shared-memory component, per kind; FTMPI_COLL_SM_MAX sets
+ * all of them. Bcast, Reduce and Allreduce cut long messages in chunks of
+ * one buffer: measured on 2 cores at np 2, 4 and 8 (docs/collectives.md,
+ * "Shared-memory component"), the chunked copies through the segment beat
+ * the point-to-point pipelines up to these sizes (4-13x at 32 KiB with
+ * ranks sharing cores); above, the two were within the noise. */
+static size_t sm_max[COLL_NKINDS] = {
+    [COLL_BCAST] = 131072, [COLL_REDUCE] = 524288, [COLL_ALLREDUCE] = 65536,
+    [COLL_GATHER] = 16384, [COLL_SCATTER] = 16384, [COLL_ALLGATHER] = 16384,
+    [COLL_ALLTOALL] = 16384, [COLL_REDUCE_SCATTER] = 16384,
+};
 
 /* "alg[:seg]" for kind k. */
 static int parse_choice(coll_kind_t k, const char *v, coll_choice_t *c)
@@ -120,7 +131,9 @@ static void load(void)
         if (v && *v)
             force((coll_kind_t)k, v, kinds[k].env);
     }
-    sm_max = coll_env_bytes("FTMPI_COLL_SM_MAX", sm_max, 0, SIZE_MAX);
+    size_t every = coll_env_bytes("FTMPI_COLL_SM_MAX", SIZE_MAX, 0, SIZE_MAX - 1);
+    for (int k = 0; k < COLL_NKINDS && every != SIZE_MAX; k++)
+        sm_max[k] = every;
     const char *path = getenv("FTMPI_COLL_RULES");
     if (path && *path) {
         int n = coll_rules_load(path, &rules);
@@ -140,7 +153,9 @@ size_t coll_env_bytes(const char *name, size_t def, size_t lo, size_t hi)
     else if (*end == 'M' || *end == 'm')
         n <<= 20, end++;
     if (*end || n < lo || n > hi) {
-        if (hi == SIZE_MAX)
+        if (def == SIZE_MAX) /* no single default */
+            fprintf(stderr, "ftmpi: %s='%s' is not a byte count; using the defaults\n", name, v);
+        else if (hi >= SIZE_MAX - 1)
             fprintf(stderr, "ftmpi: %s='%s' is not a byte count; using %zu\n", name, v, def);
         else
             fprintf(stderr, "ftmpi: %s='%s' is not a byte count in %zu..%zu; using %zu\n", name,
@@ -338,7 +353,7 @@ int coll_select_sm(coll_kind_t k, int p, size_t bytes)
     case COLL_SCATTER:
     case COLL_ALLGATHER:
     case COLL_ALLTOALL:
-    case COLL_REDUCE_SCATTER: return bytes <= sm_max;
+    case COLL_REDUCE_SCATTER: return bytes <= sm_max[k];
     default: return 0;
     }
 }

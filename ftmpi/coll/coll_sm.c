@@ -75,6 +75,7 @@ static void sm_free(comm_t *c)
     sm_unmap(sm);
     free(sm->slot);
     free(sm->world);
+    free(sm->seen);
     free(sm);
     c->coll_sm = NULL;
 }
@@ -159,7 +160,8 @@ static int setup(comm_t *c, coll_sm_t *sm)
     sm->len = seg_len(p, chunk_bytes);
     sm->world = malloc((size_t)p * sizeof(int));
     sm->slot = calloc((size_t)p, sizeof(*sm->slot));
-    if (!sm->world || !sm->slot)
+    sm->seen = calloc((size_t)p * 4, sizeof(*sm->seen));
+    if (!sm->world || !sm->slot || !sm->seen)
         return MPI_ERR_NO_MEM;
     memcpy(sm->world, c->group->world, (size_t)p * sizeof(int));
     for (int i = 0; i < p && shm_self.base; i++)
@@ -270,9 +272,16 @@ static inline void cpu_relax(void)
 static __thread sm_wait_t *waiting;
 static int hook_users;
 
-static int flag_reached(const coll_sm_t *sm, int k, int f, uint32_t s)
+/* The value seen last is enough when it already reaches s (it was read
+ * with acquire, so what was written before it is visible): the shared
+ * line of a member that runs ahead is not pulled over on every call. */
+static int flag_reached(coll_sm_t *sm, int k, int f, uint32_t s)
 {
+    uint32_t *seen = &sm->seen[k * 4 + f];
+    if ((int32_t)(*seen - s) >= 0)
+        return 1;
     uint32_t v = atomic_load_explicit(coll_sm_flag(sm, k, f), memory_order_acquire);
+    *seen = v;
     return (int32_t)(v - s) >= 0;
 }
 

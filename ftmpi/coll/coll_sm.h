@@ -101,6 +101,9 @@ struct coll_sm {
     char *small;         /* [p][NSMALL] buffers of COLL_SM_SMALL bytes */
     shmseg_slot_t **slot;/* [p] doorbells of the members (NULL: no host segment) */
     int *world;          /* [p] world ranks (failure checks) */
+    uint32_t *seen;      /* [p][4] flag values last read (flags only grow): a
+                          * member that runs ahead is read once per many
+                          * calls, not once per call */
     uint32_t seq;
     unsigned long intr;  /* coll_sm_interrupt count when it was made */
 };
@@ -140,18 +143,25 @@ int coll_sm_wait(coll_sm_t *sm, int f, int who, uint32_t s);
 /* Publish flag f = s and wake the members that sleep (who -1: all). */
 void coll_sm_post(coll_sm_t *sm, int f, uint32_t s, int who);
 
+/* Set my flag f = s for my own waits only (nobody else waits on it). */
+static inline void coll_sm_mark(coll_sm_t *sm, int f, uint32_t s)
+{
+    atomic_store_explicit(coll_sm_flag(sm, sm->me, f), s, memory_order_release);
+}
+
 /* Post flag f = s of a member that reads nothing in call s, with its "done". */
 static inline void coll_sm_post_done(coll_sm_t *sm, int f, uint32_t s, int who)
 {
-    atomic_store_explicit(coll_sm_flag(sm, sm->me, SMF_DONE), s, memory_order_release);
+    coll_sm_mark(sm, SMF_DONE, s);
     coll_sm_post(sm, f, s, who);
 }
 
 /* coll_sm_ops.c, for the block calls: wait until my buffer of call s (n
  * bytes) is free again; out = x0 op (x1 op ... x(p-1)) over elements
- * [lo, lo + cnt) of the n-byte inputs of call s. */
+ * [lo, lo + cnt) of the n-byte inputs of call s (mine, when not NULL:
+ * my input, read there instead of from my buffer). */
 int coll_sm_buffers_free(coll_sm_t *sm, uint32_t s, size_t n);
-int coll_sm_combine(coll_sm_t *sm, uint32_t s, size_t n, void *out, size_t lo, size_t cnt,
-                    dt_t *dt, op_t *op);
+int coll_sm_combine(coll_sm_t *sm, uint32_t s, size_t n, const char *mine, void *out, size_t lo,
+                    size_t cnt, dt_t *dt, op_t *op);
 
 #endif

@@ -163,7 +163,7 @@ int coll_sm_reduce_scatter(coll_sm_t *sm, const void *sbuf, void *rbuf, const in
     memcpy(coll_sm_buf(sm, sm->me, s, n), sbuf == MPI_IN_PLACE ? rbuf : sbuf, n);
     coll_sm_post(sm, SMF_ARRIVE, s, -1);
     if ((rc = coll_sm_wait(sm, SMF_ARRIVE, -1, s)) != MPI_SUCCESS ||
-        (rc = coll_sm_combine(sm, s, n, rbuf, lo, (size_t)rcounts[sm->me], dt, op)) !=
+        (rc = coll_sm_combine(sm, s, n, NULL, rbuf, lo, (size_t)rcounts[sm->me], dt, op)) !=
             MPI_SUCCESS)
         return rc;
     coll_sm_post(sm, SMF_DONE, s, -1);

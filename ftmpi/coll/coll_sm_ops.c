@@ -26,6 +26,9 @@
  * whole vector itself. */
 #define SM_DIRECT_BYTES 8192u
 
+/* Waiting for the slowest member to be further than needed (half a ring)
+ * was tried: a sleeping writer is woken by every flag the others post, so
+ * it paid up to 32 wake-ups for one wait when ranks shared cores. */
 int coll_sm_buffers_free(coll_sm_t *sm, uint32_t s, size_t n)
 {
     return coll_sm_wait(sm, SMF_DONE, -1, s - coll_sm_depth(n));
@@ -70,25 +73,31 @@ int coll_sm_bcast(coll_sm_t *sm, void *buf, size_t bytes, int root)
 }
 
 /* Copy my input of call s into my buffer and tell the others. */
-static int contribute(coll_sm_t *sm, uint32_t s, const void *in, size_t n, int who)
+static int contribute(coll_sm_t *sm, uint32_t s, const void *in, size_t n)
 {
     int rc = coll_sm_buffers_free(sm, s, n);
     if (rc != MPI_SUCCESS)
         return rc;
     memcpy(coll_sm_buf(sm, sm->me, s, n), in, n);
-    coll_sm_post(sm, SMF_ARRIVE, s, who);
+    coll_sm_post(sm, SMF_ARRIVE, s, -1);
     return MPI_SUCCESS;
 }
 
-int coll_sm_combine(coll_sm_t *sm, uint32_t s, size_t n, void *out, size_t lo, size_t cnt,
-                    dt_t *dt, op_t *op)
+/* Member k's n bytes of call s: mine (when given) for me. */
+static const char *input(const coll_sm_t *sm, int k, uint32_t s, size_t n, const char *mine)
+{
+    return mine && k == sm->me ? mine : coll_sm_buf(sm, k, s, n);
+}
+
+int coll_sm_combine(coll_sm_t *sm, uint32_t s, size_t n, const char *mine, void *out, size_t lo,
+                    size_t cnt, dt_t *dt, op_t *op)
 {
     size_t off = lo * dt->size, len = cnt * dt->size;
     if (!len)
         return MPI_SUCCESS;
-    memcpy(out, coll_sm_buf(sm, sm->p - 1, s, n) + off, len);
+    memcpy(out, input(sm, sm->p - 1, s, n, mine) + off, len);
     for (int k = sm->p - 2; k >= 0; k--) {
-        int rc = op_apply(op, coll_sm_buf(sm, k, s, n) + off, out, (int)cnt, dt);
+        int rc = op_apply(op, input(sm, k, s, n, mine) + off, out, (int)cnt, dt);
         if (rc != MPI_SUCCESS)
             return rc;
     }
@@ -100,13 +109,29 @@ static int reduce_chunk(coll_sm_t *sm, const char *in, char *out, size_t cnt, dt
 {
     uint32_t s = coll_sm_begin(sm);
     size_t n = cnt * dt->size;
-    int rc = contribute(sm, s, in, n, root);
-    if (rc == MPI_SUCCESS && sm->me == root &&
-        (rc = coll_sm_wait(sm, SMF_ARRIVE, -1, s)) == MPI_SUCCESS)
-        rc = coll_sm_combine(sm, s, n, out, 0, cnt, dt, op);
-    if (rc == MPI_SUCCESS)
-        coll_sm_post(sm, SMF_DONE, s, -1);
-    return rc;
+    int rc;
+    if (sm->me != root) { /* hand the input over and go: nothing to read */
+        if ((rc = coll_sm_buffers_free(sm, s, n)) != MPI_SUCCESS)
+            return rc;
+        memcpy(coll_sm_buf(sm, sm->me, s, n), in, n);
+        coll_sm_post_done(sm, SMF_ARRIVE, s, -1);
+        return MPI_SUCCESS;
+    }
+    /* The root reduces its own input where it is (its buffer stays unused),
+     * unless that is the output (MPI_IN_PLACE), written before it is read. */
+    const char *mine = in;
+    if (in == out) {
+        if ((rc = coll_sm_buffers_free(sm, s, n)) != MPI_SUCCESS)
+            return rc;
+        memcpy(coll_sm_buf(sm, sm->me, s, n), in, n);
+        mine = NULL;
+    }
+    coll_sm_mark(sm, SMF_ARRIVE, s);
+    if ((rc = coll_sm_wait(sm, SMF_ARRIVE, -1, s)) != MPI_SUCCESS ||
+        (rc = coll_sm_combine(sm, s, n, mine, out, 0, cnt, dt, op)) != MPI_SUCCESS)
+        return rc;
+    coll_sm_post(sm, SMF_DONE, s, -1);
+    return MPI_SUCCESS;
 }
 
 static int allreduce_chunk(coll_sm_t *sm, const char *in, char *out, size_t cnt, dt_t *dt,
@@ -114,7 +139,7 @@ static int allreduce_chunk(coll_sm_t *sm, const char *in, char *out, size_t cnt,
 {
     uint32_t s = coll_sm_begin(sm);
     size_t n = cnt * dt->size;
-    int rc = contribute(sm, s, in, n, -1);
+    int rc = contribute(sm, s, in, n);
     if (rc == MPI_SUCCESS)
         rc = coll_sm_wait(sm, SMF_ARRIVE, -1, s);
     if (rc != MPI_SUCCESS)
@@ -122,12 +147,12 @@ static int allreduce_chunk(coll_sm_t *sm, const char *in, char *out, size_t cnt,
     /* Small calls always go direct: the shared result buffers have the
      * depth of the large ring only. */
     if (n <= COLL_SM_SMALL || n * (size_t)sm->p <= SM_DIRECT_BYTES) {
-        rc = coll_sm_combine(sm, s, n, out, 0, cnt, dt, op);
+        rc = coll_sm_combine(sm, s, n, NULL, out, 0, cnt, dt, op);
     } else {
         size_t lo = cnt * (size_t)sm->me / (size_t)sm->p;
         size_t hi = cnt * (size_t)(sm->me + 1) / (size_t)sm->p;
         char *res = coll_sm_res(sm, s);
-        rc = coll_sm_combine(sm, s, n, res + lo * dt->size, lo, hi - lo, dt, op);
+        rc = coll_sm_combine(sm, s, n, NULL, res + lo * dt->size, lo, hi - lo, dt, op);
         if (rc != MPI_SUCCESS)
             return rc;
         coll_sm_post(sm, SMF_SLICE, s, -1);

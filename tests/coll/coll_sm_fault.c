@@ -3,17 +3,20 @@
  * shared-memory collective: at iteration kill_at the last rank raises
  * SIGKILL inside the user reduction operation of an MPI_Allreduce (or, with
  * argument "blocks", of an MPI_Reduce_scatter_block, after which the
- * survivors wait for it in an MPI_Allgather), after every member has posted
+ * survivors wait for it in an MPI_Allgather; with argument "medium", of a
+ * 64 KiB MPI_Allreduce, cut in chunks of one buffer, each reduced in
+ * slices by all members), after every member has posted
  * its input and while the others wait on the segment's flags. Every
  * survivor's collective must return MPI_ERR_OTHER (no hang, within a
  * bound), then recover with MPI_Comm_dup(MPI_COMM_WORLD,
  * FT_MPI_CHECK_RECOVER); afterwards Barrier, Bcast, Reduce, Allreduce,
  * Reduce_scatter_block, Allgather, Alltoall, Gather and Scatter
- * (8 B and 4 KiB: the shared-memory component's sizes) give the right
+ * (8 B and 4 KiB, or 64 KiB with "medium": the shared-memory component's
+ * sizes) give the right
  * results over the recovered MPI_COMM_WORLD: SHRINK (size - 1), BLANK (the
  * live members around the gap) and REBUILD (a replacement joins: it goes
  * straight to the checks). Launched as
- *   ftmpirun --comm-mode=shrink|blank|rebuild -np N coll_sm_fault [blocks]
+ *   ftmpirun --comm-mode=shrink|blank|rebuild -np N coll_sm_fault [blocks|medium]
  */
 #include "coll_test.h"
 
@@ -21,10 +24,11 @@
 
 #define ITERS 300
 #define NBIG 1024 /* ints: 4 KiB */
+#define NMED 16384 /* ints: 64 KiB */
 #define NKINDS 9
 #define MAXP 8
 
-static int victim, iter, me, kill_at = 36, live;
+static int victim, iter, me, kill_at = 36, live, nlarge = NBIG;
 
 /* Sum that kills the victim inside the collective at iteration kill_at. */
 static void sum_or_die(void *in, void *inout, int *len, MPI_Datatype *dt)
@@ -124,17 +128,19 @@ int main(int argc, char **argv)
     live = launch;
     if (argc > 1 && !strcmp(argv[1], "blocks"))
         kill_at = 40; /* a Reduce_scatter_block: 40 % NKINDS == 4 */
+    if (argc > 1 && !strcmp(argv[1], "medium"))
+        nlarge = NMED; /* the kill: iteration 36, an Allreduce of nlarge ints */
     T_CHECK(launch <= MAXP, "at most %d ranks", MAXP);
     MPI_Op op;
     MPI_Op_create(sum_or_die, 1, &op);
-    static int a[NBIG * MAXP], b[NBIG * MAXP];
+    static int a[NMED * MAXP], b[NMED * MAXP];
     int failed_at = -1;
     if (!restarted) {
         T_MPI(MPI_Barrier(MPI_COMM_WORLD));
         double t0 = MPI_Wtime();
         for (iter = 0; iter < ITERS && failed_at < 0; iter++) {
             int kind = iter % NKINDS;
-            rc = one_call(kind, iter % 8 < 4 ? 2 : NBIG, a, b, launch,
+            rc = one_call(kind, iter % 8 < 4 ? 2 : nlarge, a, b, launch,
                           kind == 0 || kind == 4 ? op : MPI_SUM);
             if (rc != MPI_SUCCESS)
                 failed_at = iter;
@@ -155,7 +161,7 @@ int main(int argc, char **argv)
         T_CHECK(t_size == live, "SHRINK: size %d, want %d", t_size, live);
     iter = -1;
     for (int it = 0; it < 4 * NKINDS; it++)
-        T_MPI(one_call(it % NKINDS, it % 8 < 4 ? 2 : NBIG, a, b, live,
+        T_MPI(one_call(it % NKINDS, it % 8 < 4 ? 2 : nlarge, a, b, live,
                        it % NKINDS == 0 || it % NKINDS == 4 ? op : MPI_SUM));
     MPI_Op_free(&op);
     int r = t_finish();
