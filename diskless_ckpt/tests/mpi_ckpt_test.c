@@ -506,6 +506,24 @@ static void check_segments(const app_t *a, const size_t *from, const int *tag, i
         }
 }
 
+/* After incremental checkpoints: every data rank's state overwritten, the
+   member at group position `pos` of every group (and the first checksum rank
+   when m >= 2) lost, then a restore that must return `epoch`. */
+static void freeze_restore(dckpt_ctx_t *ctx, app_t *a, int data, int pos0, int64_t epoch,
+                           const char *what)
+{
+    if (data)
+        fill_from(a, 0, 99);
+    int pos[2] = {pos0, g_all[0].k}, list[MAXN];
+    int n = lost_list(pos, g_par.m >= 2 ? 2 : 1, list);
+    if (in_list(list, n, g_rank) && data)
+        fill_from(a, 0, 98);
+    dckpt_restore_info_t info;
+    expect_rc(dckpt_restore(ctx, MPI_COMM_WORLD, n, list, &info), DCKPT_SUCCESS, what);
+    CHECK(info.epoch == epoch, "%s: epoch %lld, want %lld", what, (long long)info.epoch,
+          (long long)epoch);
+}
+
 /* Checkpoints whose frozen prefix grows, only the rest rewritten each time;
    the last one (its half first written with a quarter frozen) restored onto a
    lost data rank (and a lost checksum rank when m >= 2) and the survivors. */
@@ -532,17 +550,7 @@ static void scenario_freeze(dckpt_ctx_t *ctx, app_t *a)
         meta_for(50 + t, meta, &mlen);
         expect_rc(dckpt_checkpoint(ctx, meta, mlen, &epoch), DCKPT_SUCCESS, "freeze checkpoint");
     }
-    if (data)
-        fill_from(a, 0, 99);
-    int pos[2] = {0, g_all[0].k}, list[MAXN];
-    int n = lost_list(pos, g_par.m >= 2 ? 2 : 1, list);
-    if (in_list(list, n, g_rank) && data)
-        fill_from(a, 0, 98);
-    dckpt_restore_info_t info;
-    expect_rc(dckpt_restore(ctx, MPI_COMM_WORLD, n, list, &info), DCKPT_SUCCESS,
-              "restore after incremental checkpoints");
-    CHECK(info.epoch == epoch, "freeze: epoch %lld, want %lld", (long long)info.epoch,
-          (long long)epoch);
+    freeze_restore(ctx, a, data, 0, epoch, "freeze");
     if (data)
         check_segments(a, from, tags, 4);
     checkpoint(ctx, a, 55); /* one whole state again for the scenarios after */
@@ -638,17 +646,7 @@ static void scenario_freeze_strided(dckpt_ctx_t *ctx, app_t *a)
               "freeze_strided: step %d encoded %zu bytes of %zu", t, dckpt_encoded_bytes(ctx),
               full);
     }
-    if (data)
-        fill_from(a, 0, 99);
-    int pos[2] = {1, g_all[0].k}, list[MAXN];
-    int n = lost_list(pos, g_par.m >= 2 ? 2 : 1, list);
-    if (in_list(list, n, g_rank) && data)
-        fill_from(a, 0, 98);
-    dckpt_restore_info_t info;
-    expect_rc(dckpt_restore(ctx, MPI_COMM_WORLD, n, list, &info), DCKPT_SUCCESS,
-              "restore after strided incremental checkpoints");
-    CHECK(info.epoch == epoch, "freeze_strided: epoch %lld, want %lld", (long long)info.epoch,
-          (long long)epoch);
+    freeze_restore(ctx, a, data, 1, epoch, "freeze_strided");
     if (data)
         strided_walk(a, &g, steps, 1);
     checkpoint(ctx, a, 56); /* one whole state again for the scenarios after */
