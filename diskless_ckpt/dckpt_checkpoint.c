@@ -25,23 +25,32 @@
 
 typedef struct ckpt_crc_arg {
     const dckpt_ctx_t *ctx;
+    const uint8_t *half; /* the half being written */
     uint32_t crc;
-    size_t base; /* the pipe's offset 0 is this byte of the state (dckpt_freeze.c) */
+    size_t pos; /* the CRC covers half[0, pos); the bytes the pipe skips are there already */
 } ckpt_crc_arg_t;
 
-/* data rank: registered bytes -> its half, chunk by chunk, and their CRC */
+/* the CRC up to `off` (the unchanged bytes before it), then of [off, off + n) */
+static void ckpt_crc_to(ckpt_crc_arg_t *a, const uint8_t *p, size_t off, size_t n)
+{
+    if (off > a->pos)
+        a->crc = dckpt_crc(a->crc, a->half + a->pos, off - a->pos);
+    a->crc = dckpt_crc(a->crc, p, n);
+    a->pos = off + n;
+}
+
+/* data rank: registered bytes -> its half, piece by piece, and their CRC */
 static void ckpt_fill(void *arg, uint8_t *dst, size_t off, size_t n)
 {
     ckpt_crc_arg_t *a = arg;
-    dckpt_store_gather(a->ctx, a->base + off, dst, n);
-    a->crc = dckpt_crc(a->crc, dst, n);
+    dckpt_store_gather(a->ctx, off, dst, n);
+    ckpt_crc_to(a, dst, off, n);
 }
 
 /* checksum rank: CRC of the checksum as it arrives, in order */
 static void ckpt_done(void *arg, const uint8_t *p, size_t off, size_t n)
 {
-    ckpt_crc_arg_t *a = arg;
-    a->crc = dckpt_crc(a->crc, p, n);
+    ckpt_crc_to(arg, p, off, n);
 }
 
 void dckpt_test_set_fault(dckpt_ctx_t *ctx, int kind, long arg)
@@ -52,17 +61,35 @@ void dckpt_test_set_fault(dckpt_ctx_t *ctx, int kind, long arg)
     ctx->fault.arg = arg;
 }
 
-/* Stage 2 on this rank: bytes [skip, frag_len) (the ones before are in the
-   half already, dckpt_freeze.c; they count in the CRC). */
+/* the runs the group encodes (the same on every member: from the records) */
+static int ckpt_next_run(void *arg, size_t from, size_t *off, size_t *len)
+{
+    dckpt_ctx_t *ctx = arg;
+    const dckpt_slot_t *slot = &ctx->slot[ctx->active < 0 ? 0 : 1 - ctx->active];
+    return dckpt_freeze_next_run(slot->recs, ctx->lay.k, ctx->lay.group_size, slot->frag_len,
+                                 from, off, len);
+}
+
+/* their total length */
+static size_t ckpt_dirty(dckpt_ctx_t *ctx, const dckpt_slot_t *slot)
+{
+    size_t at = 0, off, len, sum = 0;
+    while (at < slot->frag_len && ckpt_next_run(ctx, at, &off, &len) && len > 0) {
+        sum += len;
+        at = off + len;
+    }
+    return sum;
+}
+
+/* Stage 2 on this rank: the runs of [0, frag_len) the group encodes (the
+   bytes between them are in the half already, dckpt_freeze.c; they count in
+   the CRC). */
 static int ckpt_encode(dckpt_ctx_t *ctx, dckpt_slot_t *slot, int have_buf, size_t data_bytes,
-                       size_t skip, long stop_after, uint32_t *crc_p)
+                       long stop_after, uint32_t *crc_p)
 {
     const dckpt_layout_t *lay = &ctx->lay;
-    ckpt_crc_arg_t arg = {ctx, have_buf && skip ? dckpt_crc(0, slot->buf, skip) : 0, skip};
-    if (skip >= slot->frag_len) {
-        *crc_p = arg.crc;
-        return DCKPT_SUCCESS;
-    }
+    ckpt_crc_arg_t arg = {ctx, slot->buf, 0, 0};
+    size_t len = lay->is_checksum ? slot->frag_len : data_bytes;
     dckpt_pipe_t p;
 
     memset(&p, 0, sizeof(p));
@@ -74,22 +101,26 @@ static int ckpt_encode(dckpt_ctx_t *ctx, dckpt_slot_t *slot, int have_buf, size_
     p.tgt = ctx->iota + lay->k; /* group ranks k..k+m-1 */
     p.coef = ctx->parity_coef;
     p.use_xor = ctx->params.code == DCKPT_CODE_XOR;
-    p.len = slot->frag_len - skip;
+    p.len = ctx->encoded = ckpt_dirty(ctx, slot);
+    p.next_run = ckpt_next_run;
+    p.run_arg = ctx;
     p.chunk = ctx->params.chunk_bytes;
     p.stop_after = stop_after;
     p.me = lay->group_rank;
     p.pool = ctx->pool;
     p.arg = &arg;
     if (lay->is_checksum) {
-        p.buf = have_buf ? slot->buf + skip : NULL;
-        p.valid = slot->frag_len - skip;
+        p.buf = have_buf ? slot->buf : NULL;
+        p.valid = slot->frag_len;
         p.done = ckpt_done;
     } else {
-        p.buf = slot->buf + skip;
-        p.valid = data_bytes - skip;
+        p.buf = slot->buf;
+        p.valid = data_bytes;
         p.fill = ckpt_fill;
     }
-    int rc = dckpt_pipe_run(&p);
+    int rc = p.len > 0 ? dckpt_pipe_run(&p) : DCKPT_SUCCESS;
+    if (have_buf && len > arg.pos) /* the unchanged bytes after the last run */
+        arg.crc = dckpt_crc(arg.crc, slot->buf + arg.pos, len - arg.pos);
     *crc_p = arg.crc;
     return rc;
 }
@@ -111,7 +142,7 @@ int dckpt_checkpoint(dckpt_ctx_t *ctx, const void *meta, size_t meta_len, int64_
     dckpt_slot_t *slot = &ctx->slot[w];
     int64_t epoch = ctx->next_epoch;
     size_t data_bytes = lay->is_checksum ? 0 : dckpt_store_registered_bytes(ctx);
-    size_t skip = dckpt_freeze_skip(ctx, w, data_bytes); /* before the half is cleared */
+    dckpt_frz_t skip = dckpt_freeze_skip(ctx, w, data_bytes); /* before the half is cleared */
 
     dckpt_store_slot_clear(slot);
     slot->state = DCKPT_SLOT_PENDING;
@@ -149,8 +180,6 @@ int dckpt_checkpoint(dckpt_ctx_t *ctx, const void *meta, size_t meta_len, int64_
             verdict = DCKPT_ERR_STATE; /* ranks disagree on the epoch number */
         if (i < lay->k && slot->recs[i].bytes > frag_len)
             frag_len = (size_t)slot->recs[i].bytes;
-        if (slot->recs[i].skip < skip)
-            skip = (size_t)slot->recs[i].skip; /* the group skips what all of it may */
     }
     for (int i = lay->k; i < gsz; i++)
         slot->recs[i].bytes = frag_len;
@@ -166,10 +195,8 @@ int dckpt_checkpoint(dckpt_ctx_t *ctx, const void *meta, size_t meta_len, int64_
             have_buf = local == DCKPT_SUCCESS; /* without storage, receive and drop */
         }
         long stop = fault.kind == DCKPT_FAULT_ENCODE_STOP ? fault.arg : -1;
-        if (skip > frag_len)
-            skip = frag_len;
         if (frag_len > 0 &&
-            ckpt_encode(ctx, slot, have_buf, data_bytes, skip, stop, &crc) != DCKPT_SUCCESS)
+            ckpt_encode(ctx, slot, have_buf, data_bytes, stop, &crc) != DCKPT_SUCCESS)
             goto mpi_failed;
     }
     if (fault.kind == DCKPT_FAULT_ENCODE_STOP)

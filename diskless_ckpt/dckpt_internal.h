@@ -34,6 +34,20 @@
  * learn its own from any survivor. Exchanged as raw bytes: all ranks run the
  * same executable.
  */
+/*
+ * What a rank has frozen (dckpt_freeze.c): the bytes [0, prefix) and, of the
+ * `count` columns of `stride` bytes that start at byte `base`, the first
+ * `head` bytes of each.
+ */
+typedef struct dckpt_frz {
+    uint64_t prefix;
+    uint64_t base;
+    uint64_t stride;
+    uint64_t count;
+    uint64_t head;
+    uint64_t ok; /* in a record's skip: 1 when the skip may be used at all */
+} dckpt_frz_t;
+
 typedef struct dckpt_rec {
     int64_t epoch;
     uint64_t bytes;      /* data rank: registered bytes; checksum rank: fragment length */
@@ -43,7 +57,7 @@ typedef struct dckpt_rec {
     int32_t status;      /* 0, or the DCKPT_ERR_ code that failed this member's part */
     uint32_t meta_len;
     uint32_t reserved;
-    uint64_t skip;       /* bytes at the start this member need not encode again (dckpt_freeze.c) */
+    dckpt_frz_t skip;    /* bytes this member need not encode again (dckpt_freeze.c) */
     unsigned char meta[DCKPT_META_MAX];
 } dckpt_rec_t;
 
@@ -62,7 +76,7 @@ typedef struct dckpt_slot {
     size_t len;        /* valid bytes in buf */
     size_t frag_len;   /* the group's fragment length L (longest data rank) */
     dckpt_rec_t *recs; /* group_size records */
-    size_t frozen;     /* ctx->frozen when this epoch was written (dckpt_freeze.c) */
+    dckpt_frz_t frozen; /* ctx->frozen when this epoch was written (dckpt_freeze.c) */
 } dckpt_slot_t;
 
 typedef struct dckpt_buf {
@@ -99,7 +113,8 @@ struct dckpt_ctx {
 
     dckpt_slot_t slot[2];
     int active;          /* slot of the committed epoch, -1 none */
-    size_t frozen;       /* dckpt_freeze: registered bytes that no longer change */
+    dckpt_frz_t frozen;  /* dckpt_freeze: registered bytes that no longer change */
+    size_t encoded;      /* bytes the last checkpoint encoded (dckpt_encoded_bytes) */
     int64_t epoch;       /* committed epoch, 0 none */
     int64_t next_epoch;  /* number of the next checkpoint */
     int needs_restore;   /* a checkpoint failed: only restore is allowed */
@@ -151,9 +166,15 @@ void dckpt_store_done_range(const dckpt_ctx_t *ctx, int64_t *newest, int64_t *ol
 int dckpt_store_pool_reserve(dckpt_ctx_t *ctx, size_t bytes);
 
 /* ---- dckpt_freeze.c */
-/* Bytes at the start of the state that this rank need not encode again into
-   slot w: they hold the same values in w (an older epoch) as now. */
-size_t dckpt_freeze_skip(const dckpt_ctx_t *ctx, int w, size_t data_bytes);
+/* The bytes of the state that this rank need not encode again into slot w:
+   they hold the same values in w (an older epoch) as now. */
+dckpt_frz_t dckpt_freeze_skip(const dckpt_ctx_t *ctx, int w, size_t data_bytes);
+/* The first run of offsets in [from, frag_len) that the group (k data
+   members, then its checksum members, gsz in all) must encode: the bytes
+   not skipped by every data member (recs[i].skip, recs[i].bytes); all of
+   them if a member's half cannot be used. Returns 0 when there is none. */
+int dckpt_freeze_next_run(const dckpt_rec_t *recs, int k, int gsz, size_t frag_len, size_t from,
+                          size_t *off, size_t *len);
 
 /* ---- dckpt_pipe.c */
 /*
@@ -172,7 +193,12 @@ typedef struct dckpt_pipe {
     const int *tgt;      /* ranks in comm */
     const uint8_t *coef; /* ntgt x nsrc, row-major */
     int use_xor;         /* every coefficient is 1: plain XOR */
-    size_t len;          /* fragment length */
+    size_t len;          /* fragment length (with runs: the sum of the runs' lengths) */
+    /* NULL: the pipe's offset o is byte o of buf; else the pipe streams runs
+       of buf's bytes in order: next_run(run_arg, from, &off, &len) gives the
+       first at or after offset `from` (dckpt_freeze.c) */
+    int (*next_run)(void *run_arg, size_t from, size_t *off, size_t *len);
+    void *run_arg;
     size_t chunk;
     long stop_after;     /* tests: every rank stops after this many chunks (-1: never) */
 

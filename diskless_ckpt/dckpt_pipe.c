@@ -22,8 +22,12 @@
  * bytes: about (L / chunk + nsrc) chunk steps.
  *
  * Memory: DCKPT_PIPE_DEPTH buffers of ntgt * chunk bytes (chunks in flight,
- * so that receiving the next chunks overlaps work on this one), plus one chunk
- * of scratch for a source fragment that ends inside a chunk.
+ * so that receiving the next chunks overlaps work on this one).
+ *
+ * Runs (an incremental checkpoint, dckpt_freeze.c): the pipe's offsets then
+ * stand for the bytes of the given runs of the fragment, in order; sources
+ * read and fill them in place, targets receive each chunk into the ring and
+ * copy its pieces to their places.
  *
  * Ordering: MPI keeps messages between two ranks on one communicator and tag
  * in order, so chunk numbers need not travel; receives are posted in order.
@@ -35,12 +39,14 @@
 
 size_t dckpt_pipe_pool_bytes(int ntgt, size_t chunk)
 {
-    return (size_t)DCKPT_PIPE_DEPTH * (size_t)(ntgt > 0 ? ntgt : 1) * chunk + chunk;
+    return (size_t)DCKPT_PIPE_DEPTH * (size_t)(ntgt > 0 ? ntgt : 1) * chunk;
 }
 
 typedef struct pipe_state {
     const dckpt_pipe_t *p;
     size_t nchunks;
+    /* p->next_run: the run holding the last offset mapped, and its pipe offset */
+    size_t run_off, run_len, run_v;
     MPI_Request recv[DCKPT_PIPE_DEPTH];
     MPI_Request send[DCKPT_PIPE_DEPTH * DCKPT_RS_MAX_FRAGS]; /* DEPTH x ntgt used */
 } pipe_state_t;
@@ -49,6 +55,28 @@ static size_t pipe_clen(const dckpt_pipe_t *p, size_t c)
 {
     size_t off = c * p->chunk;
     return p->len - off < p->chunk ? p->len - off : p->chunk;
+}
+
+/* Pipe offset v (mapped in increasing order) -> *real, the byte of buf it
+   stands for; returns how many of the n bytes from v are contiguous there. */
+static size_t pipe_map(pipe_state_t *st, size_t v, size_t n, size_t *real)
+{
+    const dckpt_pipe_t *p = st->p;
+    if (p->next_run == NULL) {
+        *real = v;
+        return n;
+    }
+    while (v >= st->run_v + st->run_len) { /* the next run (p->len says there is one) */
+        size_t from = st->run_off + st->run_len;
+        st->run_v += st->run_len;
+        if (!p->next_run(p->run_arg, from, &st->run_off, &st->run_len) || st->run_len == 0) {
+            st->run_off = from; /* cannot happen: p->len is the runs' sum */
+            st->run_len = n;
+        }
+    }
+    size_t in = v - st->run_v, left = st->run_len - in;
+    *real = st->run_off + in;
+    return n < left ? n : left;
 }
 
 /* Drop everything in flight after an error (cancel receives, free all). */
@@ -104,33 +132,30 @@ static void pipe_apply(const dckpt_pipe_t *p, const uint8_t *tbls, const uint8_t
 
 /*
  * Fold this source's bytes of chunk c into the chunk's rows. One pass over
- * the data: a full chunk goes in cache-sized pieces, each filled (copied
- * into the fragment and checksummed, p->fill) and encoded while it is still
- * in cache. A chunk the fragment ends inside is filled, zero padded in the
- * scratch chunk and encoded whole; one past the fragment adds nothing.
+ * the data: the chunk goes in cache-sized pieces (cut where its runs or the
+ * fragment end), each filled (copied into the fragment and checksummed,
+ * p->fill) and encoded while it is still in cache; a piece past the
+ * fragment adds nothing.
  */
-static void pipe_source_apply(const dckpt_pipe_t *p, size_t c, const uint8_t *tbls,
-                              uint8_t *rowbuf, int accumulate, uint8_t *scratch)
+static void pipe_source_apply(pipe_state_t *st, size_t c, const uint8_t *tbls, uint8_t *rowbuf,
+                              int accumulate)
 {
+    const dckpt_pipe_t *p = st->p;
     size_t off = c * p->chunk, clen = pipe_clen(p, c);
-    if (off >= p->valid) {
-        pipe_apply(p, tbls, NULL, rowbuf, clen, 0, clen, accumulate);
-        return;
-    }
-    size_t have = p->valid - off < clen ? p->valid - off : clen;
-    if (have < clen) {
-        if (p->fill)
-            p->fill(p->arg, p->buf + off, off, have);
-        memcpy(scratch, p->buf + off, have);
-        memset(scratch + have, 0, clen - have);
-        pipe_apply(p, tbls, scratch, rowbuf, clen, 0, clen, accumulate);
-        return;
-    }
-    for (size_t s = 0; s < clen; s += DCKPT_PIPE_PIECE) {
-        size_t n = clen - s < DCKPT_PIPE_PIECE ? clen - s : DCKPT_PIPE_PIECE;
-        if (p->fill)
-            p->fill(p->arg, p->buf + off + s, off + s, n);
-        pipe_apply(p, tbls, p->buf + off + s, rowbuf, clen, s, n, accumulate);
+    for (size_t s = 0; s < clen;) {
+        size_t real, n = pipe_map(st, off + s, clen - s < DCKPT_PIPE_PIECE ? clen - s
+                                                                          : DCKPT_PIPE_PIECE,
+                                  &real);
+        if (real >= p->valid) {
+            pipe_apply(p, tbls, NULL, rowbuf, clen, s, n, accumulate);
+        } else {
+            if (real + n > p->valid)
+                n = p->valid - real;
+            if (p->fill)
+                p->fill(p->arg, p->buf + real, real, n);
+            pipe_apply(p, tbls, p->buf + real, rowbuf, clen, s, n, accumulate);
+        }
+        s += n;
     }
 }
 
@@ -148,7 +173,6 @@ static int pipe_run_source(pipe_state_t *st, int pos)
     const dckpt_pipe_t *p = st->p;
     int ntgt = p->ntgt, first = pos == 0, last = pos == p->nsrc - 1;
     size_t slot_bytes = (size_t)ntgt * p->chunk;
-    uint8_t *scratch = p->pool + DCKPT_PIPE_DEPTH * slot_bytes;
     uint8_t tbls[32 * DCKPT_RS_MAX_FRAGS];
     uint8_t col[DCKPT_RS_MAX_FRAGS];
     int rc;
@@ -175,7 +199,7 @@ static int pipe_run_source(pipe_state_t *st, int pos)
         } else if (MPI_Wait(&st->recv[s], MPI_STATUS_IGNORE) != MPI_SUCCESS) {
             return DCKPT_ERR_MPI;
         }
-        pipe_source_apply(p, c, tbls, rowbuf, !first, scratch);
+        pipe_source_apply(st, c, tbls, rowbuf, !first);
 
         MPI_Request *sr = &st->send[s * ntgt];
         if (last) {
@@ -209,9 +233,27 @@ static int pipe_run_source(pipe_state_t *st, int pos)
 static uint8_t *pipe_target_dst(const dckpt_pipe_t *p, size_t c)
 {
     size_t off = c * p->chunk;
-    if (p->buf != NULL && off + pipe_clen(p, c) <= p->valid)
+    if (p->next_run == NULL && p->buf != NULL && off + pipe_clen(p, c) <= p->valid)
         return p->buf + off;
     return p->pool + (c % DCKPT_PIPE_DEPTH) * p->chunk;
+}
+
+/* chunk c has arrived at got: its bytes to their places in buf, in order */
+static void pipe_target_place(pipe_state_t *st, size_t c, const uint8_t *got)
+{
+    const dckpt_pipe_t *p = st->p;
+    size_t off = c * p->chunk, clen = pipe_clen(p, c);
+    for (size_t s = 0; s < clen && p->buf != NULL;) {
+        size_t real, n = pipe_map(st, off + s, clen - s, &real);
+        if (real < p->valid) {
+            size_t keep = p->valid - real < n ? p->valid - real : n;
+            if (got + s != p->buf + real)
+                memcpy(p->buf + real, got + s, keep);
+            if (p->done)
+                p->done(p->arg, p->buf + real, real, keep);
+        }
+        s += n;
+    }
 }
 
 static int pipe_run_target(pipe_state_t *st)
@@ -227,15 +269,7 @@ static int pipe_run_target(pipe_state_t *st)
         int s = (int)(c % DCKPT_PIPE_DEPTH);
         if (MPI_Wait(&st->recv[s], MPI_STATUS_IGNORE) != MPI_SUCCESS)
             return DCKPT_ERR_MPI;
-        size_t off = c * p->chunk;
-        uint8_t *got = pipe_target_dst(p, c);
-        if (p->buf != NULL && off < p->valid) {
-            size_t keep = p->valid - off < pipe_clen(p, c) ? p->valid - off : pipe_clen(p, c);
-            if (got != p->buf + off)
-                memcpy(p->buf + off, got, keep);
-            if (p->done)
-                p->done(p->arg, p->buf + off, off, keep);
-        }
+        pipe_target_place(st, c, pipe_target_dst(p, c));
         size_t nc = c + DCKPT_PIPE_DEPTH;
         if (nc < st->nchunks &&
             (rc = pipe_post_recv(st, from, nc, pipe_target_dst(p, nc), pipe_clen(p, nc))) !=
@@ -261,6 +295,7 @@ int dckpt_pipe_run(const dckpt_pipe_t *p)
 
     pipe_state_t st;
     st.p = p;
+    st.run_off = st.run_len = st.run_v = 0;
     st.nchunks = (p->len + p->chunk - 1) / p->chunk;
     int stopped = p->stop_after >= 0 && (size_t)p->stop_after < st.nchunks;
     if (stopped)

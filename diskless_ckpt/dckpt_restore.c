@@ -336,7 +336,8 @@ int dckpt_restore(dckpt_ctx_t *ctx, MPI_Comm comm, int nfailed, const int *faile
     if (rc != DCKPT_SUCCESS)
         return rc;
     ctx->fault.kind = 0;
-    ctx->frozen = 0; /* a rollback may undo what was frozen (dckpt_freeze.c) */
+    /* a rollback may undo what was frozen (dckpt_freeze.c) */
+    memset(&ctx->frozen, 0, sizeof(ctx->frozen));
 
     /* 0. communicators: rebuilt unless dckpt_create just made them (a
        replacement) and they are alive; a survivor whose context never ran an

@@ -302,11 +302,12 @@ struct dense_ctx {
    --ft ckpt; nothing with --ft none). FTITER_SUCCESS or an ftiter error. */
 int dense_register(dense_ctx_t *d, void *ptr, size_t bytes);
 
-/* From the app's panel: the columns of A left of global column j will not
-   change again (the finished panels of a factorization), so the checkpoints
-   after it encode only the columns from j on and what follows A (incremental
-   checkpoints, --ft ckpt; nothing otherwise). A must be the first buffer
-   registered. Call it after every panel: a restore forgets it. */
+/* From the app's panel: the columns of A left of global column j and the
+   rows of A above global row j will not change again (the finished panels
+   of a factorization: L and U, or V and R), so the checkpoints after it
+   encode only the trailing block from (j, j) on and what follows A
+   (incremental checkpoints, --ft ckpt; nothing otherwise). A must be the
+   first buffer registered. Call it after every panel: a restore forgets it. */
 int dense_freeze_cols(dense_ctx_t *d, const dense_mat_t *A, int64_t j);
 
 /* What the layer needs to know about an app before it starts. */

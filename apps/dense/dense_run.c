@@ -42,7 +42,10 @@ int dense_freeze_cols(dense_ctx_t *d, const dense_mat_t *A, int64_t j)
     if (d->o->ft != DENSE_FT_CKPT || d->sk == NULL || !d->is_compute)
         return FTITER_SUCCESS;
     int64_t lc = dense_numroc(j < A->N ? j : A->N, A->nb, d->grid.mycol, d->o->Q);
-    return ftiter_freeze(d->sk, (size_t)lc * (size_t)A->ld * sizeof(double));
+    int64_t lr = dense_numroc(j < A->M ? j : A->M, A->nb, d->grid.myrow, d->o->P);
+    size_t col = (size_t)A->ld * sizeof(double);
+    return ftiter_freeze_strided(d->sk, (size_t)lc * col, 0, col, (size_t)A->lc,
+                                 (size_t)lr * sizeof(double));
 }
 
 /* ------------------------------------------------------------------ callbacks */

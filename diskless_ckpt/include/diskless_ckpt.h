@@ -176,6 +176,17 @@ int dckpt_clear(dckpt_ctx_t *ctx);
  */
 int dckpt_freeze(dckpt_ctx_t *ctx, size_t bytes);
 
+/*
+ * The same for a column-major matrix in the state whose top rows are final
+ * (a factorization's U or R rows): frozen are the first `bytes` and, of the
+ * `count` columns of `stride` bytes starting at byte `base` of the state,
+ * the first `head` bytes of each (head <= stride, else DCKPT_ERR_ARG).
+ * dckpt_freeze(ctx, b) is dckpt_freeze_strided(ctx, b, 0, 0, 0, 0). The
+ * group encodes the offsets that some member has not frozen, in runs.
+ */
+int dckpt_freeze_strided(dckpt_ctx_t *ctx, size_t bytes, size_t base, size_t stride,
+                         size_t count, size_t head);
+
 /* Zeroed memory for large state (free it with free()): from 4 MiB on in
    transparent huge pages where the system offers them on request, so that
    its first touch - and a replacement's restore into it - takes far fewer
@@ -216,6 +227,9 @@ int64_t dckpt_epoch(const dckpt_ctx_t *ctx);
  * the streaming buffers and the group records. See docs for the formula.
  */
 size_t dckpt_memory_bytes(const dckpt_ctx_t *ctx);
+/* Bytes of its group's fragment that the last checkpoint encoded (the
+   fragment's length unless parts were frozen, dckpt_freeze); 0 before any. */
+size_t dckpt_encoded_bytes(const dckpt_ctx_t *ctx);
 
 const char *dckpt_strerror(int code);
 

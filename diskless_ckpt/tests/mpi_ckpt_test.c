@@ -506,6 +506,24 @@ static void check_segments(const app_t *a, const size_t *from, const int *tag, i
         }
 }
 
+/* After incremental checkpoints: every data rank's state overwritten, the
+   member at group position `pos` of every group (and the first checksum rank
+   when m >= 2) lost, then a restore that must return `epoch`. */
+static void freeze_restore(dckpt_ctx_t *ctx, app_t *a, int data, int pos0, int64_t epoch,
+                           const char *what)
+{
+    if (data)
+        fill_from(a, 0, 99);
+    int pos[2] = {pos0, g_all[0].k}, list[MAXN];
+    int n = lost_list(pos, g_par.m >= 2 ? 2 : 1, list);
+    if (in_list(list, n, g_rank) && data)
+        fill_from(a, 0, 98);
+    dckpt_restore_info_t info;
+    expect_rc(dckpt_restore(ctx, MPI_COMM_WORLD, n, list, &info), DCKPT_SUCCESS, what);
+    CHECK(info.epoch == epoch, "%s: epoch %lld, want %lld", what, (long long)info.epoch,
+          (long long)epoch);
+}
+
 /* Checkpoints whose frozen prefix grows, only the rest rewritten each time;
    the last one (its half first written with a quarter frozen) restored onto a
    lost data rank (and a lost checksum rank when m >= 2) and the survivors. */
@@ -532,21 +550,107 @@ static void scenario_freeze(dckpt_ctx_t *ctx, app_t *a)
         meta_for(50 + t, meta, &mlen);
         expect_rc(dckpt_checkpoint(ctx, meta, mlen, &epoch), DCKPT_SUCCESS, "freeze checkpoint");
     }
-    if (data)
-        fill_from(a, 0, 99);
-    int pos[2] = {0, g_all[0].k}, list[MAXN];
-    int n = lost_list(pos, g_par.m >= 2 ? 2 : 1, list);
-    if (in_list(list, n, g_rank) && data)
-        fill_from(a, 0, 98);
-    dckpt_restore_info_t info;
-    expect_rc(dckpt_restore(ctx, MPI_COMM_WORLD, n, list, &info), DCKPT_SUCCESS,
-              "restore after incremental checkpoints");
-    CHECK(info.epoch == epoch, "freeze: epoch %lld, want %lld", (long long)info.epoch,
-          (long long)epoch);
+    freeze_restore(ctx, a, data, 0, epoch, "freeze");
     if (data)
         check_segments(a, from, tags, 4);
     checkpoint(ctx, a, 55); /* one whole state again for the scenarios after */
     ok("freeze");
+}
+
+/* dckpt_freeze_strided: the state from byte a->len[0] on read as columns of
+   S bytes (S differs between ranks); step t freezes the columns before
+   t - 1 whole and the first t S / 5 bytes of every column */
+typedef struct strided {
+    size_t base, stride, count, total;
+} strided_t;
+
+static int strided_frozen(const strided_t *g, int t, size_t x)
+{
+    if (t <= 0)
+        return 0;
+    size_t prefix = g->base + (size_t)(t - 1) * g->stride, head = (size_t)t * g->stride / 5;
+    if (x < prefix)
+        return 1;
+    return x >= g->base && (x - g->base) / g->stride < g->count &&
+           (x - g->base) % g->stride < head;
+}
+
+/* step t freezes as step min(t, 4) (step 5 writes again what step 4 left) */
+static int strided_step(int t)
+{
+    return t < 4 ? t : 4;
+}
+
+/* the byte at offset x holds the tag of the last step that did not freeze it */
+static int strided_tag(const strided_t *g, int steps, size_t x)
+{
+    int t = steps;
+    while (t > 0 && strided_frozen(g, strided_step(t), x))
+        t--;
+    return 70 + t;
+}
+
+static void strided_walk(app_t *a, const strided_t *g, int t, int check)
+{
+    size_t x = 0;
+    for (int b = 0; b < NBUF; b++)
+        for (size_t i = 0; i < a->len[b]; i++, x++) {
+            if (check) {
+                int tag = strided_tag(g, t, x);
+                if (a->buf[b][i] != content(tag, g_rank, b, i))
+                    fail("freeze_strided: buffer %d byte %zu (offset %zu): want tag %d", b, i, x,
+                         tag);
+            } else if (!strided_frozen(g, strided_step(t), x)) {
+                a->buf[b][i] = content(70 + t, g_rank, b, i);
+            }
+        }
+}
+
+/* Incremental checkpoints with frozen column heads (different layouts on
+   the members of a group), the last restored onto lost ranks: every byte
+   holds what it held at the last checkpoint. */
+static void scenario_freeze_strided(dckpt_ctx_t *ctx, app_t *a)
+{
+    int data = !dckpt_is_checksum_rank(ctx), steps = 5;
+    strided_t g = {a->len[0], 0, 0, a->len[0] + a->len[1] + a->len[2]};
+    if (data) {
+        g.stride = 700 + 111 * (size_t)g_rank;
+        g.count = (g.total - g.base) / g.stride;
+        expect_rc(dckpt_freeze_strided(ctx, 0, 0, 10, 3, 11), DCKPT_ERR_ARG,
+                  "freeze_strided: head > stride");
+        expect_rc(dckpt_freeze(ctx, 0), DCKPT_SUCCESS, "freeze");
+    } else {
+        expect_rc(dckpt_freeze_strided(ctx, 0, 0, 10, 3, 5), DCKPT_ERR_STATE,
+                  "freeze_strided on a checksum rank");
+    }
+    char meta[64];
+    size_t mlen, full = 0;
+    int64_t epoch = 0;
+    for (int t = 0; t <= steps; t++) {
+        int f = strided_step(t);
+        if (data) {
+            strided_walk(a, &g, t, 0);
+            if (f > 0)
+                expect_rc(dckpt_freeze_strided(ctx, g.base + (size_t)(f - 1) * g.stride, g.base,
+                                               g.stride, g.count, (size_t)f * g.stride / 5),
+                          DCKPT_SUCCESS, "freeze_strided");
+        }
+        meta_for(70 + t, meta, &mlen);
+        expect_rc(dckpt_checkpoint(ctx, meta, mlen, &epoch), DCKPT_SUCCESS,
+                  "freeze_strided checkpoint");
+        /* step 0 encodes the whole fragment; from step 3 on the half holds
+           step t - 2, which froze at least the first 1000 bytes everywhere */
+        if (t == 0)
+            full = dckpt_encoded_bytes(ctx);
+        CHECK(t < 3 || dckpt_encoded_bytes(ctx) + 1000 <= full,
+              "freeze_strided: step %d encoded %zu bytes of %zu", t, dckpt_encoded_bytes(ctx),
+              full);
+    }
+    freeze_restore(ctx, a, data, 1, epoch, "freeze_strided");
+    if (data)
+        strided_walk(a, &g, steps, 1);
+    checkpoint(ctx, a, 56); /* one whole state again for the scenarios after */
+    ok("freeze_strided");
 }
 
 static void scenario_too_many(dckpt_ctx_t *ctx, app_t *a)
@@ -634,6 +738,7 @@ int main(int argc, char **argv)
     scenario_ckpt_fail(ctx, &a, dckpt_epoch(ctx), 4);
     scenario_commit_fail(ctx, &a);
     scenario_freeze(ctx, &a);
+    scenario_freeze_strided(ctx, &a);
     scenario_too_many(ctx, &a);
 
     if (g_rank == 0)

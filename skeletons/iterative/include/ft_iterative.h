@@ -181,6 +181,10 @@ int ftiter_register_serial(ftiter_t *sk, size_t max_bytes);
    checkpoints encode only what follows (dckpt_freeze). Set it again in every
    iteration: a restore resets it. */
 int ftiter_freeze(ftiter_t *sk, size_t bytes);
+/* The same, and also the first `head` bytes of each of `count` columns of
+   `stride` bytes from byte `base` on (dckpt_freeze_strided). */
+int ftiter_freeze_strided(ftiter_t *sk, size_t bytes, size_t base, size_t stride, size_t count,
+                          size_t head);
 
 /* Run the loop until convergence or max_iter, surviving failures
    (collective over MPI_COMM_WORLD, every rank). */
