@@ -148,7 +148,7 @@ static void deliver_into(req_t *r, const pkt_t *p, const void *data)
     set_recv_status(r, p);
     if (p->type == PKT_EAGER) {
         if (r->status.ftmpi_count)
-            dt_unpack(r->dt, (size_t)r->count, r->buf, 0, data, (size_t)r->status.ftmpi_count);
+            dt_unpack_small(r->dt, (size_t)r->count, r->buf, data, (size_t)r->status.ftmpi_count);
         if (p->flags & PKT_F_SYNC)
             ctl_send(p->src_world, PKT_SYNC_ACK, 0, p->sreq, 0);
         req_complete(r);
@@ -513,6 +513,34 @@ int p2p_start_recv(req_t *r)
     }
     list_add_tail(&c->posted[r->coll], &r->link);
     return MPI_SUCCESS;
+}
+
+int p2p_recv_now(comm_t *c, void *buf, int count, dt_t *dt, int src, int tag,
+                 MPI_Status *st, int *rc)
+{
+    umsg_t *m;
+    /* A revoked communicator, a wildcard or a message that is not there
+     * yet, or not eager: the request path, which knows all of those. */
+    if (c->revoked || src == MPI_PROC_NULL || !match_unexpected(c, 0, src, tag, &m) ||
+        m->pkt.type != PKT_EAGER)
+        return 0;
+    list_del(&m->link);
+    const pkt_t *p = &m->pkt;
+    size_t cap = (size_t)count * dt->size, n = p->len < cap ? p->len : cap;
+    mpit_count_recv(p->len);
+    if (n)
+        dt_unpack_small(dt, (size_t)count, buf, m->data, n);
+    if (p->flags & PKT_F_SYNC)
+        ctl_send(p->src_world, PKT_SYNC_ACK, 0, p->sreq, 0);
+    if (st != MPI_STATUS_IGNORE && st) {
+        st->MPI_SOURCE = p->src;
+        st->MPI_TAG = p->tag;
+        st->ftmpi_count = (long long)n;
+        st->ftmpi_cancelled = 0;
+    }
+    *rc = p->len > cap ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+    umsg_free(m);
+    return 1;
 }
 
 int p2p_source_failed(const comm_t *c, int src)
