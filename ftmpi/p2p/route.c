@@ -119,7 +119,7 @@ int route_open(void)
         if (!route_shm)
             return -1;
         /* Without FTMPI_EAGER_LIMIT: the largest message a ring record
-         * holds (16296 bytes with the default 64 KiB ring). An 8 KiB
+         * holds (16312 bytes with the default 64 KiB ring). An 8 KiB
          * message copied through the ring costs less than a rendezvous
          * (RTS, process_vm_readv, FIN: a round trip and a system call
          * more); docs/progress.md "The eager limit". */
