@@ -27,6 +27,10 @@ static int recv_common(const char *fname, void *buf, int count, MPI_Datatype typ
         goto fail;
     }
     CHECK_USABLE(c);
+    /* A blocking receive of a message that is already here: no request. */
+    if (!req_p && !(source == MPI_ANY_SOURCE && ulfm_wildcard_blocked(c)) &&
+        p2p_recv_now(c, buf, count, dt, source, tag, status, &rc))
+        goto fail; /* the exit, with rc MPI_SUCCESS or MPI_ERR_TRUNCATE */
     req_t *r = req_new_p2p(REQ_RECV, c, buf, count, dt, source, tag, SEND_STANDARD, 0);
     if (!r)
         API_FAIL(MPI_ERR_NO_MEM);

@@ -130,15 +130,33 @@ static void ctl_send(int world, uint8_t type, uint8_t flags, uint64_t sreq, uint
     xmit(world, &p, NULL);
 }
 
+/* The status of a receive with room for cap bytes that matched p (all
+ * but MPI_ERROR). */
+static void status_of_match(MPI_Status *st, const pkt_t *p, size_t cap)
+{
+    st->MPI_SOURCE = p->src;
+    st->MPI_TAG = p->tag;
+    st->ftmpi_count = (long long)(p->len < cap ? p->len : cap);
+    st->ftmpi_cancelled = 0;
+}
+
 static void set_recv_status(req_t *r, const pkt_t *p)
 {
     size_t cap = recv_capacity(r);
-    r->status.MPI_SOURCE = p->src;
-    r->status.MPI_TAG = p->tag;
-    r->status.ftmpi_count = (long long)(p->len < cap ? p->len : cap);
-    r->status.ftmpi_cancelled = 0;
+    status_of_match(&r->status, p, cap);
     if (p->len > cap)
         r->status.MPI_ERROR = MPI_ERR_TRUNCATE;
+}
+
+/* An eager message's n bytes into the receive buffer; a synchronous
+ * send's acknowledgement. */
+static void eager_out(const pkt_t *p, const void *data, void *buf, int count, const dt_t *dt,
+                      size_t n)
+{
+    if (n)
+        dt_unpack_small(dt, (size_t)count, buf, data, n);
+    if (p->flags & PKT_F_SYNC)
+        ctl_send(p->src_world, PKT_SYNC_ACK, 0, p->sreq, 0);
 }
 
 /* A matched message (eager data in `data`, or an RTS) goes into r. */
@@ -147,10 +165,7 @@ static void deliver_into(req_t *r, const pkt_t *p, const void *data)
     mpit_count_recv(p->len);
     set_recv_status(r, p);
     if (p->type == PKT_EAGER) {
-        if (r->status.ftmpi_count)
-            dt_unpack(r->dt, (size_t)r->count, r->buf, 0, data, (size_t)r->status.ftmpi_count);
-        if (p->flags & PKT_F_SYNC)
-            ctl_send(p->src_world, PKT_SYNC_ACK, 0, p->sreq, 0);
+        eager_out(p, data, r->buf, r->count, r->dt, (size_t)r->status.ftmpi_count);
         req_complete(r);
         return;
     }
@@ -513,6 +528,27 @@ int p2p_start_recv(req_t *r)
     }
     list_add_tail(&c->posted[r->coll], &r->link);
     return MPI_SUCCESS;
+}
+
+int p2p_recv_now(comm_t *c, void *buf, int count, dt_t *dt, int src, int tag,
+                 MPI_Status *st, int *rc)
+{
+    umsg_t *m;
+    /* A revoked communicator, a wildcard or a message that is not there
+     * yet, or not eager: the request path, which knows all of those. */
+    if (c->revoked || src == MPI_PROC_NULL || !match_unexpected(c, 0, src, tag, &m) ||
+        m->pkt.type != PKT_EAGER)
+        return 0;
+    list_del(&m->link);
+    const pkt_t *p = &m->pkt;
+    size_t cap = (size_t)count * dt->size;
+    mpit_count_recv(p->len);
+    eager_out(p, m->data, buf, count, dt, p->len < cap ? p->len : cap);
+    if (st != MPI_STATUS_IGNORE && st)
+        status_of_match(st, p, cap);
+    *rc = p->len > cap ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+    umsg_free(m);
+    return 1;
 }
 
 int p2p_source_failed(const comm_t *c, int src)

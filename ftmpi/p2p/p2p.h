@@ -86,6 +86,12 @@ int p2p_start_send(req_t *r);
  * request, if that is possible. 1: sent (complete); 0: use p2p_start_send. */
 int p2p_send_now(comm_t *c, const void *buf, int count, dt_t *dt, int dest, int tag);
 int p2p_start_recv(req_t *r);
+/* A blocking receive whose eager message has arrived already: matched,
+ * copied out and its status written here, with no request. Returns 1 when
+ * done (*rc: MPI_SUCCESS or MPI_ERR_TRUNCATE), 0 when the caller must post
+ * a request (nothing matched yet, an RTS, a revoked communicator). */
+int p2p_recv_now(comm_t *c, void *buf, int count, dt_t *dt, int src, int tag,
+                 MPI_Status *st, int *rc);
 
 /* A receive or probe from src on c cannot be satisfied by a message yet to
  * come: src failed, or src is MPI_ANY_SOURCE and a member of c failed and c

@@ -7,6 +7,8 @@
 #include "transport/shm/shm.h"
 #include "transport/transport.h"
 
+#include <string.h>
+
 /* The fault-tolerance state, as p2p sees it: read only, and only through
  * these (the runtime and the FT layer keep it; p2p reports what FT needs to
  * know through p2p_ft_hooks). */
@@ -21,6 +23,29 @@ static inline uint16_t ftstate_my_incarnation(void) { return (uint16_t)ftg.rt.in
 static inline int ftstate_drop_which(void)
 {
     return ftg.msg_mode == FTMPI_MSG_MODE_RESET ? P2P_ALL : P2P_COLL_ONLY;
+}
+
+/* The payload of an eager message, between the user's buffer and a ring
+ * record: a contiguous one is one memcpy here, without dt_pack's call and
+ * bounds arithmetic (about 40 instructions a side of a 1-byte message,
+ * docs/progress.md); the others are packed by the datatype engine. len is
+ * at most the bytes of (count, dt). */
+static inline void dt_pack_small(const dt_t *dt, size_t count, const void *buf, void *out,
+                                 size_t len)
+{
+    if (dt_is_contig(dt, count))
+        memcpy(out, (const char *)buf + dt->true_lb, len);
+    else
+        dt_pack(dt, count, buf, 0, out, len);
+}
+
+static inline void dt_unpack_small(const dt_t *dt, size_t count, void *buf, const void *in,
+                                   size_t len)
+{
+    if (dt_is_contig(dt, count))
+        memcpy((char *)buf + dt->true_lb, in, len);
+    else
+        dt_unpack(dt, count, buf, 0, in, len);
 }
 
 /* pkt.c: the one packet constructor. Fills every header field: type,

@@ -112,17 +112,22 @@ int route_open(void)
                      .deliver = env_deliver, .sink = stream_sink, .kv_put = rtc_kv_put,
                      .kv_get = rtc_kv_get, .secret = rtc_job_secret(),
                      .suspect = env_suspect, .inc_of = env_inc_of, .note = rtc_note};
+    int set = 0;
+    size_env("FTMPI_EAGER_LIMIT", 0, &set);
     if (ftg.rt.shm_base) {
         route_shm = shm_tp_open(&env, ftg.rt.shm_base, ftg.rt.local_slot, cma_probe());
         if (!route_shm)
             return -1;
-        if (ftg.eager_limit > route_shm->max_inline)
+        /* Without FTMPI_EAGER_LIMIT: the largest message a ring record
+         * holds (16312 bytes with the default 64 KiB ring). An 8 KiB
+         * message copied through the ring costs less than a rendezvous
+         * (RTS, process_vm_readv, FIN: a round trip and a system call
+         * more); docs/progress.md "The eager limit". */
+        if (!set || ftg.eager_limit > route_shm->max_inline)
             ftg.eager_limit = route_shm->max_inline;
     }
     /* TCP's own eager limit: FTMPI_TCP_EAGER_LIMIT, else FTMPI_EAGER_LIMIT
      * when given, else 64 KiB (a rendezvous costs a round trip more). */
-    int set = 0;
-    size_env("FTMPI_EAGER_LIMIT", 0, &set);
     tcp_eager = set ? ftg.eager_limit : 65536;
     tcp_eager = size_env("FTMPI_TCP_EAGER_LIMIT", tcp_eager, NULL);
     if (open_tcp() < 0)

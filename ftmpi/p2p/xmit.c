@@ -77,7 +77,7 @@ static inline int put_short(const tp_ops_t *tp, int addr, const pkt_short_t *h, 
         return -EAGAIN;
     *sh = *h;
     if (dlen)
-        dt_pack(dt, count, buf, 0, sh + 1, dlen);
+        dt_pack_small(dt, count, buf, sh + 1, dlen);
     tp->commit(addr, sizeof(*sh) + dlen);
     return 0;
 }

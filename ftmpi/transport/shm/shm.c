@@ -228,9 +228,12 @@ __attribute__((noinline)) static int ring_drain(shm_t *shm, uint32_t src, shm_re
         atomic_store_explicit(&i->r->head, head, memory_order_release);
         h = atomic_load_explicit(hdr_at(i, head, mask), memory_order_acquire);
     } while (h >> 32 & REC_VALID);
-    /* The barrier between the last release and the read of `waiting`. */
-    atomic_thread_fence(memory_order_seq_cst);
-    if (atomic_load_explicit(&i->r->waiting, memory_order_relaxed)) {
+    /* The barrier between the last release and the read of `waiting`: a
+     * seq_cst read-modify-write of `head` (it adds 0), against the
+     * producer's seq_cst store of `waiting` and load of `head`. On x86 a
+     * locked add, which costs less than the mfence of a seq_cst fence. */
+    atomic_fetch_add_explicit(&i->r->head, 0, memory_order_seq_cst);
+    if (atomic_load_explicit(&i->r->waiting, memory_order_seq_cst)) {
         atomic_store(&i->r->waiting, 0);
         shmseg_wake(slot_of(shm, src));
     }
