@@ -171,11 +171,20 @@ typedef struct {
     int result;
 } dwait_t;
 
+/* A member known to have died publishes nothing more. */
+static int member_dead(const coll_decide_t *d)
+{
+    for (int k = 0; k < d->p; k++)
+        if (ftg.peer_dead[d->world[k]])
+            return 1;
+    return 0;
+}
+
 static int decided(void *a)
 {
     dwait_t *w = a;
     int r = outcome(w->d, w->s);
-    if (r < 0 && w->give_up(w->arg)) {
+    if (r < 0 && (member_dead(w->d) || w->give_up(w->arg))) {
         veto_rest(w->d, w->s);
         r = outcome(w->d, w->s);
     }

@@ -40,8 +40,8 @@ int coll_decide_matches(const coll_decide_t *d, const comm_t *c, uint32_t genera
 uint64_t coll_decide_publish(coll_decide_t *d, int ok, int *ok_p);
 
 /* The decision s (1 yes, 0 no). Waits through the progress engine while
- * some member has not published; once give_up(arg) returns 1, vetoes the
- * members that still have not. A negative MPI error class if the wait
+ * some member has not published; once a member is known to have died or
+ * give_up(arg) returns 1, vetoes the members that still have not. A negative MPI error class if the wait
  * itself was ended (the job is going down). */
 int coll_decide_wait(coll_decide_t *d, uint64_t s, int (*give_up)(void *), void *arg);
 

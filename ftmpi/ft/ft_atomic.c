@@ -2,22 +2,22 @@
  * The ATOMIC decision of a collective (docs/ft.md, "ATOMIC without the
  * head"): did every member complete it?
  *
- * Fast path, for an intracommunicator whose members all run on this host,
- * while this process knows of no failure that no recovery has handled and
- * of no recovery round: the members decide through the shared slots of
- * coll/coll_sm_decide.c, without a message. A member that waits there and
- * then learns of a failure or of a recovery round vetoes the members that
- * have not published yet, which makes the decision "no".
+ * Fast path, for an intracommunicator whose members all run on this host
+ * and that has slots for this generation and these members: the members
+ * decide through the shared slots of coll/coll_sm_decide.c, without a
+ * message. A member that waits there and then learns that a member died or
+ * that a recovery round waits for it vetoes the members that have not
+ * published yet, which makes the decision "no".
  *
  * Head path, in every other case: every member votes through the
  * runtime's head (rtc_agree), which answers every voter alike. A member
  * that decided "no" in the slots votes "no" at the head as well, so that a
- * member that took the head path (it learned of a failure earlier) gets
- * its answer. After any "no" the slots are dropped; they are made (two
- * collective steps and two head agreements, once per communicator and
- * generation) after a head "yes" when every member wants them, so every
- * member takes the same path for every decision that the slots can make
- * "yes".
+ * member that took the head path (under BLANK, one that learned of a dead
+ * member first sees other live members) gets its answer. After any "no"
+ * the slots are dropped; they are made (two collective steps and three
+ * head agreements, once per communicator and generation) after a head
+ * "yes" when every member wants them, so every member takes the same path
+ * for every decision that the slots can make "yes".
  */
 #include "ft/ft_int.h"
 #include "coll/coll_sm_decide.h"
@@ -82,18 +82,19 @@ static int slots_enabled(void)
     return on;
 }
 
-/* Nothing this process knows of could keep a member from publishing. */
+/* No failure that a recovery has not handled, no recovery round: the
+ * members' views of a communicator (BLANK's live members) agree. */
 static int quiet(void)
 {
-    return ft.nfailed == 0 && !ft.round_waiting && !ft.in_recovery &&
-           ftg.comm_mode != FTMPI_COMM_MODE_ULFM;
+    return ft.nfailed == 0 && !ft.round_waiting && !ft.in_recovery;
 }
 
+/* A member that has gone to a recovery round will not publish (a member
+ * known dead is seen by coll_decide_wait itself). */
 static int give_up(void *arg)
 {
-    const coll_decide_t *d = arg;
-    (void)d;
-    return !quiet();
+    (void)arg;
+    return ft.round_waiting || ft.in_recovery;
 }
 
 /* What every member computes alike: could c have slots at all? */
@@ -145,7 +146,8 @@ static void try_setup(comm_t *c, atomic_t *a, uint64_t key)
     if (!slots_possible(c) || (a->refused && a->refused_gen == ftg.generation))
         return;
     coll_decide_t *d = NULL;
-    int ok = head_vote(c, key | SETUP_KEY_BIT, quiet() && slots_enabled());
+    int ok = head_vote(c, key | SETUP_KEY_BIT,
+                       quiet() && slots_enabled() && ftg.comm_mode != FTMPI_COMM_MODE_ULFM);
     if (ok) {
         int rc = coll_decide_setup(c, &d);
         ok = head_vote(c, key | SETUP_KEY_BIT, rc == MPI_SUCCESS && d);
@@ -166,14 +168,14 @@ int ft_atomic_decide(comm_t *c, uint64_t key, int ok)
         return ok; /* the only member */
     if (a->d && !coll_decide_matches(a->d, c, ftg.generation))
         drop_slots(a); /* a recovery: new generation, maybe new members */
-    if (a->d && quiet()) {
+    if (a->d) {
         int mine = 0;
         /* Fault points (--kill-at NAME=N@R): between the local end of the
          * N-th such collective and the vote, and between vote and decision. */
         rtc_fault_point("atomic_before_vote", ++a->fast);
         uint64_t s = coll_decide_publish(a->d, ok, &mine);
         rtc_fault_point("atomic_after_vote", a->fast);
-        if (mine && coll_decide_wait(a->d, s, give_up, a->d) == 1) {
+        if (mine && coll_decide_wait(a->d, s, give_up, NULL) == 1) {
             MPIT_ADD(mpit_stats.atomic_local, 1);
             return 1;
         }
