@@ -20,6 +20,11 @@
  *     buffer untouched; FT_EXPECT_FAIL lists the iterations allowed (e.g.
  *     "5" or "5,6"). After the recovery (MANUAL) a few more Allreduce calls
  *     must succeed on every live rank (replacements included).
+ *
+ *   ft_atomic elsewhere   (np 4, --recovery=none --kill-at atomic_iter=3@3)
+ *     A loop of Allreduce on the halves of a split: the half without the
+ *     victim succeeds throughout without a head vote, the other fails at
+ *     iteration 3.
  * Prints "ft_atomic: rank R: ok" when every check held on this rank.
  */
 #include <mpi.h>
@@ -181,6 +186,34 @@ static void kill_loop(int rank)
     after_recovery(fail_iter);
 }
 
+/* --recovery=none, rank 3 killed: the half of a split without it keeps
+ * deciding in its slots (no head vote), the other half's call fails. */
+static void elsewhere(int rank)
+{
+    MPI_Comm half;
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+    int one = 1, sum = 0, failed = -1;
+    CHECK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, half) == MPI_SUCCESS, "first call");
+    MPI_T_pvar_handle head = counter("ftmpi_ft_atomic_head_votes");
+    unsigned long long h0 = read_counter(head);
+    for (int it = 0; it < 10 && failed < 0; it++) {
+        FTMPI_Fault_point("atomic_iter", it);
+        sum = -7;
+        int rc = MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, half);
+        if (rc == MPI_SUCCESS)
+            CHECK(sum == 2, "rank %d iteration %d: sum %d", rank, it, sum);
+        else
+            failed = it;
+    }
+    unsigned long long dh = read_counter(head) - h0;
+    if (rank % 2 == 0)
+        CHECK(failed < 0 && dh == 0, "rank %d: failed at %d, %llu head votes", rank, failed, dh);
+    else
+        CHECK(failed == 3, "rank %d: first failure at %d, want 3", rank, failed);
+    printf("ft_atomic: rank %d: %llu head votes after the first call, first failure %d\n", rank,
+           dh, failed);
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
@@ -193,7 +226,9 @@ int main(int argc, char **argv)
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     const char *what = argc > 1 ? argv[1] : "fast";
-    if (!strcmp(what, "kill"))
+    if (!strcmp(what, "elsewhere"))
+        elsewhere(rank);
+    else if (!strcmp(what, "kill"))
         restarted ? after_recovery(-1) : kill_loop(rank);
     else
         fast(strcmp(what, "head") != 0, rank);
