@@ -113,6 +113,8 @@ static void wake_all(const coll_decide_t *d)
             shmseg_wake(d->bell[k]);
 }
 
+static int outcome(const coll_decide_t *d, uint64_t s);
+
 uint64_t coll_decide_publish(coll_decide_t *d, int ok, int *ok_p)
 {
     uint64_t s = ++d->seq, mine = s << 2 | (ok ? D_DONE : D_FAILED);
@@ -123,7 +125,13 @@ uint64_t coll_decide_publish(coll_decide_t *d, int ok, int *ok_p)
         if (atomic_compare_exchange_strong(w, &v, mine))
             v = mine;
     *ok_p = (v & 3) == D_DONE;
-    wake_all(d);
+    /* Wake the sleepers only once they can decide: when this was the last
+     * value missing, or a "no". Of two members that publish last at the
+     * same time, the later swap's reads see the earlier one's value, so at
+     * least one of them wakes everyone (a wake per member per call, not
+     * one per publisher). */
+    if (outcome(d, s) >= 0)
+        wake_all(d);
     return s;
 }
 
