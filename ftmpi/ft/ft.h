@@ -81,7 +81,7 @@ int ft_coll_end(ft_coll_t *f, int rc);
  * one did), else 0, the same on every member. key: the head's agreement
  * key of the collective. */
 int ft_atomic_prepare(comm_t *c);
-uint64_t ft_atomic_key(const comm_t *c);
+uint64_t ft_atomic_key(const comm_t *c, const group_t *g);
 int ft_atomic_decide(comm_t *c, uint64_t key, int ok);
 /* The BLANK part alone, for the collective steps of building a
  * communicator (context agreement, split's exchange): while c has gaps it

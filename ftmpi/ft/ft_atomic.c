@@ -39,13 +39,15 @@ typedef struct {
 #define SETUP_KEY_BIT (1ull << 48)
 
 /* The head's key for the collective c is about to run: context id,
- * generation, the first member (communicators that share a context id, the
- * halves of a split or the two sides of an intercommunicator, have
- * disjoint groups) and the call's number. Only agreements pending at the
- * same time need different keys. */
-uint64_t ft_atomic_key(const comm_t *c)
+ * generation, the first member of c's whole group g (communicators that
+ * share a context id, the halves of a split or the two sides of an
+ * intercommunicator, have disjoint groups; under BLANK, g is the group
+ * with its gaps, which every member sees alike, not the live members) and
+ * the call's number. Only agreements pending at the same time need
+ * different keys. */
+uint64_t ft_atomic_key(const comm_t *c, const group_t *g)
 {
-    uint32_t first = (uint32_t)c->group->world[0];
+    uint32_t first = (uint32_t)g->world[0];
     if (c->is_inter && c->rgroup && c->rgroup->size && (uint32_t)c->rgroup->world[0] < first)
         first = (uint32_t)c->rgroup->world[0];
     return ((uint64_t)(c->ctx & 0xffff) << 48) | ((uint64_t)(ftg.generation & 0xff) << 40) |

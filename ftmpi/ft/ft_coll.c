@@ -145,7 +145,7 @@ int ft_coll_begin(ft_coll_t *f, comm_t *c, void *rbuf, size_t rcount, dt_t *rdt,
         return rc;
     if (ftg.coll_mode == FTMPI_COLL_MODE_ATOMIC && ftg.comm_mode != FTMPI_COMM_MODE_ABORT &&
         !ftg.singleton) {
-        f->key = ft_atomic_key(c);
+        f->key = ft_atomic_key(c, f->saved_group ? f->saved_group : c->group);
         char *lo = NULL;
         size_t len = span(rbuf, rcount, rdt, &lo);
         if (len)
