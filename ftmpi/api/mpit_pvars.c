@@ -35,6 +35,8 @@ STAT_SAMPLER(s_unexp, unexp_now)
 STAT_SAMPLER(s_failures, failures)
 STAT_SAMPLER(s_recoveries, recoveries)
 STAT_SAMPLER(s_recovery_ns, recovery_ns)
+STAT_SAMPLER(s_atomic_head, atomic_head)
+STAT_SAMPLER(s_atomic_local, atomic_local)
 
 /* The handle keeps the high watermark in a slot of its own
  * (api/mpit_pvar.c); this is the level it starts from. */
@@ -178,6 +180,11 @@ static const mpit_pvar_t table[] = {
     {"ftmpi_ft_recovery_time", "Seconds spent in the recoveries counted by ftmpi_ft_recoveries.",
      MPI_T_VERBOSITY_USER_BASIC, MPI_T_PVAR_CLASS_TIMER, NOOBJ, MPI_DOUBLE, CTR, one,
      s_recovery_ns},
+    {"ftmpi_ft_atomic_head_votes", "ATOMIC collective decisions (and setup steps of their "
+     "shared slots) this process voted on through the launcher's head.",
+     UD, COUNTER, NOOBJ, ULL, CTR, one, s_atomic_head},
+    {"ftmpi_ft_atomic_local", "ATOMIC collectives this process decided in shared slots, "
+     "without the head.", UD, COUNTER, NOOBJ, ULL, CTR, one, s_atomic_local},
     {"ftmpi_ft_generation", "The recovery generation of this process (0 before any recovery).",
      UD, LEVEL, NOOBJ, ULL, LVL, one, s_generation},
     {"ftmpi_ft_num_failed", "Processes that failed in the latest recovery "

@@ -356,3 +356,15 @@ void coll_sm_post(coll_sm_t *sm, int f, uint32_t s, int who)
     for (int k = 0; k < sm->p; k++)
         wake(sm, k);
 }
+
+/* The same memfd sharing for the ATOMIC decision slots (coll_sm_decide.c):
+ * only sm->len and sm->base are used. */
+void coll_sm_make_shared(coll_sm_t *sm, int info[3])
+{
+    make_segment(sm, info);
+}
+
+int coll_sm_map_shared(coll_sm_t *sm, const int info[3])
+{
+    return map_segment(sm, info);
+}

@@ -156,6 +156,11 @@ static inline void coll_sm_post_done(coll_sm_t *sm, int f, uint32_t s, int who)
     coll_sm_post(sm, f, s, who);
 }
 
+/* For coll_sm_decide.c: rank 0 makes a memfd of sm->len bytes and maps it
+ * (info = {pid, fd, made}); the others map it from info (1: mapped). */
+void coll_sm_make_shared(coll_sm_t *sm, int info[3]);
+int coll_sm_map_shared(coll_sm_t *sm, const int info[3]);
+
 /* coll_sm_ops.c, for the block calls: wait until my buffer of call s (n
  * bytes) is free again; out = x0 op (x1 op ... x(p-1)) over elements
  * [lo, lo + cnt) of the n-byte inputs of call s (mine, when not NULL:

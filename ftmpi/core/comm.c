@@ -20,6 +20,7 @@ void (*comm_free_hook_topo)(comm_t *c);
 void (*comm_free_hook_p2p)(comm_t *c);
 void (*comm_free_hook_ulfm)(comm_t *c);
 void (*comm_free_hook_coll)(comm_t *c);
+void (*comm_free_hook_atomic)(comm_t *c);
 void (*comm_register_hook_ulfm)(comm_t *c);
 void (*comm_change_hook)(void);
 
@@ -158,6 +159,8 @@ static void comm_destroy(comm_t *c)
         comm_free_hook_ulfm(c);
     if (comm_free_hook_coll)
         comm_free_hook_coll(c);
+    if (comm_free_hook_atomic)
+        comm_free_hook_atomic(c);
     comm_unregister(c);
     list_del(&c->all);
     if (c->handle != MPI_COMM_NULL && !c->predefined)

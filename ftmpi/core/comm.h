@@ -62,6 +62,7 @@ typedef struct comm {
     int revoked;             /* ULFM: revoked; point-to-point posts on it fail (p2p) */
     void *ulfm;              /* ULFM state (ft/ulfm_*.c), NULL until needed */
     void *coll_sm;           /* shared-memory collectives (coll/coll_sm.c), NULL until used */
+    void *ft_atomic;         /* ATOMIC decision slots (ft/ft_atomic.c), NULL until used */
     /* intercommunicators */
     struct comm *local_comm; /* hidden intracomm over the local group, else NULL */
 } comm_t;
@@ -77,6 +78,7 @@ extern void (*comm_free_hook_topo)(comm_t *c);
 extern void (*comm_free_hook_p2p)(comm_t *c);  /* messages still queued on c */
 extern void (*comm_free_hook_ulfm)(comm_t *c); /* ULFM state (revoked, agreements) */
 extern void (*comm_free_hook_coll)(comm_t *c); /* shared-memory collective segment */
+extern void (*comm_free_hook_atomic)(comm_t *c); /* ATOMIC decision slots */
 extern void (*comm_register_hook_ulfm)(comm_t *c); /* a user communicator is born */
 /* The set of communicators changed (registered, unregistered): the
  * monitor's report (runtime/monrank), NULL when it is off. */

@@ -37,6 +37,8 @@ typedef struct {
     uint64_t recoveries;              /* recoveries finished (successfully) */
     uint64_t recovery_ns;             /* time spent in them, in nanoseconds */
     uint64_t recovery_start_ns;       /* the one under way (0: none) */
+    uint64_t atomic_head;             /* ATOMIC collectives: agreements through the head */
+    uint64_t atomic_local;            /* ATOMIC collectives decided in shared slots */
 } mpit_stats_t;
 
 extern mpit_stats_t mpit_stats;

@@ -75,6 +75,14 @@ typedef struct {
 } ft_coll_t;
 int ft_coll_begin(ft_coll_t *f, comm_t *c, void *rbuf, size_t rcount, dt_t *rdt, int *root);
 int ft_coll_end(ft_coll_t *f, int rc);
+/* ATOMIC (ft_atomic.c): ft_atomic_prepare at ft_coll_begin (the
+ * communicator's decision state; MPI_ERR_NO_MEM); ft_atomic_decide at
+ * ft_coll_end: 1 when every member completed the collective (ok: this
+ * one did), else 0, the same on every member. key: the head's agreement
+ * key of the collective. */
+int ft_atomic_prepare(comm_t *c);
+uint64_t ft_atomic_key(const comm_t *c, const group_t *g);
+int ft_atomic_decide(comm_t *c, uint64_t key, int ok);
 /* The BLANK part alone, for the collective steps of building a
  * communicator (context agreement, split's exchange): while c has gaps it
  * runs over c's live members until ft_coll_end. No ATOMIC vote. */

@@ -8,7 +8,8 @@
  *   rc = ft_coll_end(&f, rc);
  *
  * ATOMIC: the receive region is saved first; after the collective every
- * member votes (through the runtime's head, the one authority on
+ * member votes (ft_atomic.c: through shared slots on one host while no
+ * failure is known, else through the runtime's head, the one authority on
  * failures) and the call succeeds only if every member succeeded; when it
  * does not, the receive region is restored: "untouched".
  * BLANK: while MPI_COMM_WORLD (or a communicator built from it) has gaps,
@@ -144,17 +145,17 @@ int ft_coll_begin(ft_coll_t *f, comm_t *c, void *rbuf, size_t rcount, dt_t *rdt,
         return rc;
     if (ftg.coll_mode == FTMPI_COLL_MODE_ATOMIC && ftg.comm_mode != FTMPI_COMM_MODE_ABORT &&
         !ftg.singleton) {
-        f->atomic = 1;
-        f->key = ((uint64_t)(c->ctx & 0xffff) << 48) | ((uint64_t)(ftg.generation & 0xffff) << 32) |
-                 (uint64_t)c->coll_seq;
+        f->key = ft_atomic_key(c, f->saved_group ? f->saved_group : c->group);
         char *lo = NULL;
         size_t len = span(rbuf, rcount, rdt, &lo);
-        if (len) {
+        if (len)
             f->save = malloc(len);
-            if (!f->save) {
-                ft_coll_end(f, MPI_SUCCESS);
-                return MPI_ERR_NO_MEM;
-            }
+        if ((len && !f->save) || ft_atomic_prepare(c) != MPI_SUCCESS) {
+            ft_coll_end(f, MPI_SUCCESS); /* the live view back; no vote */
+            return MPI_ERR_NO_MEM;
+        }
+        f->atomic = 1;
+        if (len) {
             memcpy(f->save, lo, len);
             f->lo = lo;
             f->len = len;
@@ -170,18 +171,9 @@ int ft_coll_end(ft_coll_t *f, int rc)
         slots_fix(f);
     if (f->atomic) {
         /* The voters are the members the collective ran over (under BLANK
-         * the live ones); one that died meanwhile makes the outcome "no". */
-        const group_t *g = c->group;
-        int agreed = 0;
-        uint32_t *incs = malloc((size_t)(g->size ? g->size : 1) * sizeof(uint32_t));
-        if (incs) {
-            for (int i = 0; i < g->size; i++)
-                incs[i] = ftg.inc_of_world[g->world[i]];
-            if (rtc_agree(f->key, rc == MPI_SUCCESS, g->world, incs, g->size, &agreed) < 0)
-                agreed = 0;
-            free(incs);
-        }
-        if (!agreed) {
+         * the live ones); one that died meanwhile makes the outcome "no"
+         * (ft_atomic.c: through shared slots, or through the head). */
+        if (!ft_atomic_decide(c, f->key, rc == MPI_SUCCESS)) {
             if (f->save)
                 memcpy(f->lo, f->save, f->len); /* receive buffers untouched */
             if (rc == MPI_SUCCESS)
