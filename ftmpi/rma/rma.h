@@ -89,6 +89,8 @@ typedef struct win {
     char name[MPI_MAX_OBJECT_NAME];
     list_node_t all;
     int via;                /* RMA_VIA_*: how origin operations reach the target */
+    MPI_Datatype fast_dt;   /* rma_fast.h: a predefined contiguous type seen here */
+    size_t fast_size;       /* its size; 0: none yet */
     /* shared memory (MPI_Win_allocate_shared, MPI_Win_allocate on one host) */
     void *seg;              /* the mapping: lock page, then the members' parts */
     size_t seg_len;
