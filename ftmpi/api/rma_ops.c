@@ -89,9 +89,9 @@ static int rma_call(const char *fname, int kind, const void *obuf, int ocount, M
     a.tdisp = tdisp;
     a.tcount = tcount;
     rc = rma_start(w, &a, request ? &u : NULL);
-    if (rc == MPI_SUCCESS && (kind == RMA_PUT || kind == RMA_GET) &&
-        (kind == RMA_PUT ? otype : rtype) == ttype)
-        rma_fast_learn(w, ttype, a.tdt); /* later ones may take the short path */
+    if (rc == MPI_SUCCESS && !request && (kind == RMA_PUT || kind == RMA_GET || kind == RMA_ACC) &&
+        (kind == RMA_GET ? rtype : otype) == ttype) /* later ones may take the short path */
+        rma_fast_learn(w, ttype, a.tdt, oph, kind == RMA_ACC ? a.op : NULL);
     if (rc == MPI_SUCCESS && u) {
         rc = req_make_handle(u);
         if (rc == MPI_SUCCESS)
@@ -148,6 +148,9 @@ API_WEAK(Accumulate)
 int PMPI_Accumulate(const void *oa, int oc, MPI_Datatype ot, int tr, MPI_Aint td, int tc,
                     MPI_Datatype tt, MPI_Op op, MPI_Win win)
 {
+    win_t *w = api_win_fast(win);
+    if (w && rma_fast_acc(w, oa, oc, ot, tr, td, tc, tt, op))
+        return MPI_SUCCESS;
     return rma_call("MPI_Accumulate", RMA_ACC, oa, oc, ot, NULL, NULL, 0, MPI_DATATYPE_NULL, tr, td,
                     tc, tt, op, win, NULL);
 }

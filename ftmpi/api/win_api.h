@@ -46,7 +46,7 @@ static inline int win_rank(const win_t *w, int *r)
 #define CHECK_WIN_RANK(w, r) \
     do { if ((rc = win_rank((w), &(r))) != MPI_SUCCESS) goto fail; } while (0)
 
-/* The window of an MPI_Put or MPI_Get that may take the short path
+/* The window of an MPI_Put, MPI_Get or MPI_Accumulate that may take the short path
  * (rma_fast.h): the library initialized, no MPI_THREAD_MULTIPLE lock to
  * take, a mapped window whose communicator is whole (what
  * api_comm_usable accepts, in its common case). NULL: the general path. */

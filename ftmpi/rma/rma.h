@@ -72,6 +72,16 @@ typedef struct rma_lockreq { /* a lock request waiting at the target */
     int tag;
 } rma_lockreq_t;
 
+/* What the short path (rma_fast.h) checked once: a predefined contiguous
+ * type and, for accumulates, a predefined op valid on it. */
+typedef struct rma_fast {
+    MPI_Datatype dt_h;
+    dt_t *dt;
+    size_t size;            /* 0: nothing learnt */
+    MPI_Op op_h;
+    op_t *op;
+} rma_fast_t;
+
 typedef struct win {
     int handle;
     comm_t *comm;           /* hidden duplicate of the creating communicator */
@@ -89,8 +99,7 @@ typedef struct win {
     char name[MPI_MAX_OBJECT_NAME];
     list_node_t all;
     int via;                /* RMA_VIA_*: how origin operations reach the target */
-    MPI_Datatype fast_dt;   /* rma_fast.h: a predefined contiguous type seen here */
-    size_t fast_size;       /* its size; 0: none yet */
+    rma_fast_t fast[2];     /* rma_fast.h: [0] put and get, [1] accumulate */
     /* shared memory (MPI_Win_allocate_shared, MPI_Win_allocate on one host) */
     void *seg;              /* the mapping: lock page, then the members' parts */
     size_t seg_len;
