@@ -108,6 +108,7 @@ typedef struct win {
     int *pids;              /* [size] */
     int *pidfds;            /* [size] pidfd of each member's process (rma_cma.c) */
     uint64_t *polled;       /* [size] when that pidfd said "alive" last (timer_ns) */
+    struct rma_cmaq *cmaq;  /* puts and gets not sent to the kernel yet (rma_cmaq.c) */
     MPI_Aint *bases;        /* [size] */
     /* dynamic windows */
     list_node_t regions;
@@ -221,6 +222,17 @@ void rma_cma_close(win_t *w);        /* the pidfds */
  * runs at rbase; write: to t. */
 int rma_cma_xfer(win_t *w, int t, char *packed, uintptr_t rbase, const rma_run_t *runs, size_t n,
                  int write);
+/* The same for k iovec pairs of `bytes` in all, contiguous on both sides
+ * (the target's liveness checked first, as above). */
+struct iovec;
+int rma_cma_vec(win_t *w, int t, struct iovec *l, struct iovec *r, size_t k, size_t bytes,
+                int write);
+/* The CMA queue (rma_cmaq.c): add a put or get (1: queued, 0: do it now);
+ * drain: the queued ones to the kernel, their error also kept in w->err. */
+typedef struct rma_cmaq rma_cmaq_t;
+int rma_cmaq_add(win_t *w, const rma_args_t *a);
+int rma_cmaq_drain(win_t *w);
+void rma_cmaq_free(win_t *w);
 void rma_shm_lock(win_t *w);
 void rma_shm_unlock(win_t *w);
 /* Target side: handle one request from origin (rma_target.c). */

@@ -203,6 +203,7 @@ static void win_destroy(win_t *w)
     free(w->disp_units);
     free(w->offs);
     rma_cma_close(w);
+    rma_cmaq_free(w);
     free(w->pids);
     free(w->bases);
     free(w->pending);
