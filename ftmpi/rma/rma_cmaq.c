@@ -13,20 +13,27 @@
  * The standard allows it: the origin buffer of a put or get may not be
  * touched until the operation completes (a flush, unlock, fence or
  * complete), which is when the queue is sent, and the error of a queued
- * operation is the synchronization call's. A put to a target already known
+ * operation is the synchronization call's. Programs that reuse a small
+ * put's buffer at once anyway (erroneous, but it worked when each put was
+ * its own call) still work: a put up to CMAQ_COPY bytes is copied into the
+ * queue at the call. A put to a target already known
  * dead still fails at the call (it is not queued).
  */
 #include "rma/rma.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <sys/uio.h>
 
-#define CMAQ_MAX 256 /* iovec pairs per call; the kernel takes up to IOV_MAX (1024) */
+#define CMAQ_MAX 256        /* iovec pairs per call; the kernel takes up to IOV_MAX (1024) */
+#define CMAQ_COPY 512       /* a put up to this size is copied at the call */
+#define CMAQ_STAGE 16384    /* room for those copies */
 
 struct rma_cmaq {
     int target, write;
-    size_t n, bytes;
+    size_t n, bytes, staged;
     struct iovec l[CMAQ_MAX], r[CMAQ_MAX];
+    char stage[CMAQ_STAGE];
 };
 
 int rma_cmaq_drain(win_t *w)
@@ -35,7 +42,7 @@ int rma_cmaq_drain(win_t *w)
     if (!q || !q->n)
         return MPI_SUCCESS;
     int rc = rma_cma_vec(w, q->target, q->l, q->r, q->n, q->bytes, q->write);
-    q->n = q->bytes = 0;
+    q->n = q->bytes = q->staged = 0;
     if (rc != MPI_SUCCESS && w->err[q->target] == MPI_SUCCESS)
         w->err[q->target] = rc; /* the synchronization call reports it */
     return rc;
@@ -54,11 +61,18 @@ int rma_cmaq_add(win_t *w, const rma_args_t *a)
     if (!w->cmaq && !(w->cmaq = calloc(1, sizeof(*w->cmaq))))
         return 0;
     rma_cmaq_t *q = w->cmaq;
-    if (q->n && (q->target != a->target || q->write != put))
+    int copy = put && bytes <= CMAQ_COPY;
+    if (q->n && (q->target != a->target || q->write != put ||
+                 (copy && q->staged + bytes > CMAQ_STAGE)))
         rma_cmaq_drain(w);
     q->target = a->target;
     q->write = put;
     char *local = (char *)(put ? a->obuf : a->rbuf) + ldt->true_lb;
+    if (copy) { /* a small put's buffer is free at once, as when it was done at the call */
+        memcpy(q->stage + q->staged, local, bytes);
+        local = q->stage + q->staged;
+        q->staged += bytes;
+    }
     MPI_Aint at = a->tdisp * w->disp_units[a->target] + a->tdt->true_lb;
     q->l[q->n].iov_base = local;
     q->l[q->n].iov_len = bytes;

@@ -12,6 +12,7 @@
 #define N 700 /* more than the CMA queue holds (256): it is sent midway */
 
 static int seen_code = MPI_SUCCESS, seen_calls = 0;
+static int reused; /* a global: its stores are not optimized away */
 
 static void handler(MPI_Win *w, int *code, ...)
 {
@@ -69,6 +70,22 @@ int main(int argc, char **argv)
         T_MPI(MPI_Win_flush_all(win));
         for (int i = 0; i < N; i++)
             T_CHECK(back[i] == src[i], "get %d: %d, want %d", i, back[i], src[i]);
+        /* one variable reused for every put before the flush: erroneous MPI, but
+         * small puts are copied at the call (rma_cmaq.c), so it works here */
+        for (int i = 0; i < N; i += ntarget) { /* target 1's slots: one queue */
+            reused = 3 * i + 1;
+            T_MPI(MPI_Put(&reused, 1, MPI_INT, 1, (MPI_Aint)(i * sizeof(int)), 1, MPI_INT, win));
+            reused = -1;
+        }
+        T_MPI(MPI_Win_flush(1, win));
+        for (int i = 0; i < N; i += ntarget)
+            T_MPI(MPI_Get(&back[i], 1, MPI_INT, 1, (MPI_Aint)(i * sizeof(int)), 1, MPI_INT, win));
+        T_MPI(MPI_Win_flush(1, win));
+        for (int i = 0; i < N; i += ntarget) {
+            T_CHECK(back[i] == 3 * i + 1, "reused buffer %d: %d", i, back[i]);
+            T_MPI(MPI_Put(&src[i], 1, MPI_INT, 1, (MPI_Aint)(i * sizeof(int)), 1, MPI_INT, win));
+        } /* the first values back for the targets' check */
+        T_MPI(MPI_Win_flush(1, win));
         /* accumulates: N of 1.0 and N/2 of 2.0 spread over 8 doubles of target 1 */
         MPI_Aint acc = N * sizeof(int);
         for (int i = 0; i < N; i++) {
