@@ -7,6 +7,7 @@
  * (MPI_Win_lock_all) around everything.
  *   put_lat / get_lat  one MPI_Put / MPI_Get + MPI_Win_flush, microseconds
  *   put_bw             64 MPI_Put then one flush, MB/s
+ *   get_bw             64 MPI_Get then one flush, MB/s
  *   acc_rate           256 MPI_Accumulate(MPI_SUM) of `size` bytes of
  *                      doubles then one flush, thousands of operations/s
  * Each value is the median of 7 timed batches. --quick: fewer sizes.
@@ -52,11 +53,12 @@ int main(int argc, char **argv)
         MPI_Win_allocate((MPI_Aint)maxsz, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
     if (rank == 0) {
         printf("# unit put_lat us lower\n# unit get_lat us lower\n");
-        printf("# unit put_bw MB/s higher\n# unit acc_rate kops/s higher\n");
+        printf("# unit put_bw MB/s higher\n# unit get_bw MB/s higher\n");
+        printf("# unit acc_rate kops/s higher\n");
     }
     MPI_Win_lock_all(0, win);
     for (size_t sz = 8; sz <= maxsz; sz *= quick ? 8 : 4) {
-        double t[4][BATCHES];
+        double t[5][BATCHES];
         int reps = sz <= 4096 ? 200 : 20;
         MPI_Barrier(MPI_COMM_WORLD);
         if (rank == 0) {
@@ -78,6 +80,11 @@ int main(int argc, char **argv)
                     MPI_Put(buf, (int)sz, MPI_BYTE, 1, 0, (int)sz, MPI_BYTE, win);
                 MPI_Win_flush(1, win);
                 t[2][b] = 64.0 * sz / (MPI_Wtime() - t0) / 1e6;
+                t0 = MPI_Wtime();
+                for (int r = 0; r < 64; r++)
+                    MPI_Get(buf, (int)sz, MPI_BYTE, 1, 0, (int)sz, MPI_BYTE, win);
+                MPI_Win_flush(1, win);
+                t[4][b] = 64.0 * sz / (MPI_Wtime() - t0) / 1e6;
                 int n = (int)(sz / sizeof(double)), nacc = 256;
                 t0 = MPI_Wtime();
                 for (int r = 0; r < nacc; r++)
@@ -88,6 +95,7 @@ int main(int argc, char **argv)
             printf("put_lat %zu %.3f\n", sz, median(t[0]));
             printf("get_lat %zu %.3f\n", sz, median(t[1]));
             printf("put_bw %zu %.1f\n", sz, median(t[2]));
+            printf("get_bw %zu %.1f\n", sz, median(t[4]));
             printf("acc_rate %zu %.1f\n", sz, median(t[3]));
             fflush(stdout);
         }

@@ -89,6 +89,9 @@ static int rma_call(const char *fname, int kind, const void *obuf, int ocount, M
     a.tdisp = tdisp;
     a.tcount = tcount;
     rc = rma_start(w, &a, request ? &u : NULL);
+    if (rc == MPI_SUCCESS && !request && (kind == RMA_PUT || kind == RMA_GET || kind == RMA_ACC) &&
+        (kind == RMA_GET ? rtype : otype) == ttype) /* later ones may take the short path */
+        rma_fast_learn(w, ttype, a.tdt, oph, kind == RMA_ACC ? a.op : NULL);
     if (rc == MPI_SUCCESS && u) {
         rc = req_make_handle(u);
         if (rc == MPI_SUCCESS)
@@ -103,6 +106,9 @@ API_WEAK(Put)
 int PMPI_Put(const void *oa, int oc, MPI_Datatype ot, int tr, MPI_Aint td, int tc, MPI_Datatype tt,
              MPI_Win win)
 {
+    win_t *w = api_win_fast(win);
+    if (w && rma_fast_copy(w, 1, (void *)oa, oc, ot, tr, td, tc, tt))
+        return MPI_SUCCESS;
     return rma_call("MPI_Put", RMA_PUT, oa, oc, ot, NULL, NULL, 0, MPI_DATATYPE_NULL, tr, td, tc, tt,
                     MPI_OP_NULL, win, NULL);
 }
@@ -121,6 +127,9 @@ API_WEAK(Get)
 int PMPI_Get(void *oa, int oc, MPI_Datatype ot, int tr, MPI_Aint td, int tc, MPI_Datatype tt,
              MPI_Win win)
 {
+    win_t *w = api_win_fast(win);
+    if (w && rma_fast_copy(w, 0, oa, oc, ot, tr, td, tc, tt))
+        return MPI_SUCCESS;
     return rma_call("MPI_Get", RMA_GET, NULL, 0, MPI_DATATYPE_NULL, NULL, oa, oc, ot, tr, td, tc, tt,
                     MPI_OP_NULL, win, NULL);
 }
@@ -139,6 +148,9 @@ API_WEAK(Accumulate)
 int PMPI_Accumulate(const void *oa, int oc, MPI_Datatype ot, int tr, MPI_Aint td, int tc,
                     MPI_Datatype tt, MPI_Op op, MPI_Win win)
 {
+    win_t *w = api_win_fast(win);
+    if (w && rma_fast_acc(w, oa, oc, ot, tr, td, tc, tt, op))
+        return MPI_SUCCESS;
     return rma_call("MPI_Accumulate", RMA_ACC, oa, oc, ot, NULL, NULL, 0, MPI_DATATYPE_NULL, tr, td,
                     tc, tt, op, win, NULL);
 }

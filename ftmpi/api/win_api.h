@@ -13,6 +13,7 @@
 
 #include "api/comm_int.h"
 #include "rma/rma.h"
+#include "rma/rma_fast.h"
 
 /* Raise rc on w's error handler (FT: AUTO recovery, ULFM class). */
 int api_error_win(win_t *w, int rc, const char *fname);
@@ -44,6 +45,21 @@ static inline int win_rank(const win_t *w, int *r)
 }
 #define CHECK_WIN_RANK(w, r) \
     do { if ((rc = win_rank((w), &(r))) != MPI_SUCCESS) goto fail; } while (0)
+
+/* The window of an MPI_Put, MPI_Get or MPI_Accumulate that may take the short path
+ * (rma_fast.h): the library initialized, no MPI_THREAD_MULTIPLE lock to
+ * take, a mapped window whose communicator is whole (what
+ * api_comm_usable accepts, in its common case). NULL: the general path. */
+static inline win_t *api_win_fast(MPI_Win h)
+{
+    if (!ftg.initialized || ftg.finalized || ftg.multiple)
+        return NULL;
+    win_t *w = rma_win_lookup(h);
+    if (!w || w->via != RMA_VIA_SHM || !w->comm || w->comm->state != COMM_OK ||
+        ft_round_waiting() || ulfm_is_revoked(w->comm))
+        return NULL;
+    return w;
+}
 
 #define WIN_RAISE(w)                                                    \
     do {                                                                \

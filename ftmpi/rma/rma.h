@@ -72,6 +72,16 @@ typedef struct rma_lockreq { /* a lock request waiting at the target */
     int tag;
 } rma_lockreq_t;
 
+/* What the short path (rma_fast.h) checked once: a predefined contiguous
+ * type and, for accumulates, a predefined op valid on it. */
+typedef struct rma_fast {
+    MPI_Datatype dt_h;
+    dt_t *dt;
+    size_t size;            /* 0: nothing learnt */
+    MPI_Op op_h;
+    op_t *op;
+} rma_fast_t;
+
 typedef struct win {
     int handle;
     comm_t *comm;           /* hidden duplicate of the creating communicator */
@@ -89,6 +99,7 @@ typedef struct win {
     char name[MPI_MAX_OBJECT_NAME];
     list_node_t all;
     int via;                /* RMA_VIA_*: how origin operations reach the target */
+    rma_fast_t fast[2];     /* rma_fast.h: [0] put and get, [1] accumulate */
     /* shared memory (MPI_Win_allocate_shared, MPI_Win_allocate on one host) */
     void *seg;              /* the mapping: lock page, then the members' parts */
     size_t seg_len;
@@ -97,6 +108,7 @@ typedef struct win {
     int *pids;              /* [size] */
     int *pidfds;            /* [size] pidfd of each member's process (rma_cma.c) */
     uint64_t *polled;       /* [size] when that pidfd said "alive" last (timer_ns) */
+    struct rma_cmaq *cmaq;  /* puts and gets not sent to the kernel yet (rma_cmaq.c) */
     MPI_Aint *bases;        /* [size] */
     /* dynamic windows */
     list_node_t regions;
@@ -210,6 +222,17 @@ void rma_cma_close(win_t *w);        /* the pidfds */
  * runs at rbase; write: to t. */
 int rma_cma_xfer(win_t *w, int t, char *packed, uintptr_t rbase, const rma_run_t *runs, size_t n,
                  int write);
+/* The same for k iovec pairs of `bytes` in all, contiguous on both sides
+ * (the target's liveness checked first, as above). */
+struct iovec;
+int rma_cma_vec(win_t *w, int t, struct iovec *l, struct iovec *r, size_t k, size_t bytes,
+                int write);
+/* The CMA queue (rma_cmaq.c): add a put or get (1: queued, 0: do it now);
+ * drain: the queued ones to the kernel, their error also kept in w->err. */
+typedef struct rma_cmaq rma_cmaq_t;
+int rma_cmaq_add(win_t *w, const rma_args_t *a);
+int rma_cmaq_drain(win_t *w);
+void rma_cmaq_free(win_t *w);
 void rma_shm_lock(win_t *w);
 void rma_shm_unlock(win_t *w);
 /* Target side: handle one request from origin (rma_target.c). */

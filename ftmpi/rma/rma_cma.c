@@ -136,6 +136,14 @@ static int cma_call(pid_t pid, struct iovec *l, struct iovec *r, size_t k, size_
     return got < 0 && errno == ESRCH ? MPI_ERR_OTHER : MPI_ERR_RMA_RANGE;
 }
 
+int rma_cma_vec(win_t *w, int t, struct iovec *l, struct iovec *r, size_t k, size_t bytes,
+                int write)
+{
+    if (rma_peer_dead(w, t) || exited(w, t))
+        return MPI_ERR_OTHER; /* dead: its pid may belong to someone else by now */
+    return cma_call(w->pids[t], l, r, k, bytes, write);
+}
+
 int rma_cma_xfer(win_t *w, int t, char *packed, uintptr_t rbase, const rma_run_t *runs, size_t n,
                  int write)
 {

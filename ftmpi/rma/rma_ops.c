@@ -299,6 +299,9 @@ int rma_start(win_t *w, const rma_args_t *a, req_t **ureq)
             req_complete(*ureq);
         return MPI_SUCCESS;
     }
+    if (w->via == RMA_VIA_CMA && !ctl && !ureq && rma_cmaq_add(w, a))
+        return MPI_SUCCESS; /* sent with the queue (rma_cmaq.c) */
+    rma_cmaq_drain(w); /* what was queued goes first; its error is kept for the sync call */
     /* CMA windows: puts and gets directly, accumulates as messages */
     int direct = w->via == RMA_VIA_SHM ||
                  (w->via == RMA_VIA_CMA && (a->kind == RMA_PUT || a->kind == RMA_GET));
@@ -356,6 +359,7 @@ static int idle(const win_t *w, int target)
 int rma_wait_pending(win_t *w, int target)
 {
     int rc = MPI_SUCCESS;
+    rma_cmaq_drain(w);
     if (idle(w, target))
         return MPI_SUCCESS;
     for (int t = target < 0 ? 0 : target; t < (target < 0 ? w->size : target + 1); t++) {

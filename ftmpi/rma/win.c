@@ -17,7 +17,7 @@
 #include "p2p/progress.h"
 #include "util/handle.h"
 
-static handle_table_t win_table;
+handle_table_t rma_win_table; /* rma_fast.h looks handles up inline */
 static int table_ready;
 static list_node_t windows = LIST_INIT(windows);
 
@@ -33,7 +33,7 @@ win_t *win_get(MPI_Win h)
 {
     if (!table_ready)
         return NULL;
-    return handle_get(&win_table, h);
+    return handle_get(&rma_win_table, h);
 }
 
 int rma_peer_dead(win_t *w, int r)
@@ -173,7 +173,7 @@ void rma_shm_unlock(win_t *w)
 static void win_destroy(win_t *w)
 {
     if (w->handle != MPI_WIN_NULL)
-        handle_release(&win_table, w->handle);
+        handle_release(&rma_win_table, w->handle);
     if (w->all.next)
         list_del(&w->all);
     rma_watch_stop(w);
@@ -203,6 +203,7 @@ static void win_destroy(win_t *w)
     free(w->disp_units);
     free(w->offs);
     rma_cma_close(w);
+    rma_cmaq_free(w);
     free(w->pids);
     free(w->bases);
     free(w->pending);
@@ -226,7 +227,7 @@ int rma_win_create(comm_t *c, int flavor, void *base, MPI_Aint size, int disp_un
                    void *basep, win_t **out)
 {
     if (!table_ready) {
-        handle_table_init(&win_table, FTMPI_KIND_WIN, 1);
+        handle_table_init(&rma_win_table, FTMPI_KIND_WIN, 1);
         table_ready = 1;
     }
     win_t *w = calloc(1, sizeof(*w));
@@ -290,7 +291,7 @@ int rma_win_create(comm_t *c, int flavor, void *base, MPI_Aint size, int disp_un
     if (rc == MPI_SUCCESS && cma)
         rc = rma_cma_setup(w);
     if (rc == MPI_SUCCESS) {
-        int h = handle_alloc(&win_table, w);
+        int h = handle_alloc(&rma_win_table, w);
         if (h < 0)
             rc = MPI_ERR_NO_MEM;
         else
