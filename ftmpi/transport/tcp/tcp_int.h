@@ -8,12 +8,10 @@
 #include <sys/uio.h>
 
 #include "tcp.h"
+#include "util/ft_auth.h"
 #include "util/list.h"
 
 #define TCP_MAX_ADDRS 8
-#define TCP_KEY_BYTES 32
-#define TCP_NONCE_BYTES 16
-#define TCP_MAC_BYTES 32
 #define TCP_MAX_ROUTES TP_MAX_ROUTES
 
 /* What each process publishes under "tcp.<world>.<incarnation>". */
@@ -34,9 +32,10 @@ typedef struct {
     uint64_t dlen;
 } tcp_frame_t;
 
-/* Handshake messages (fixed size): HELLO (connector), CHAL (acceptor,
- * proves it holds its key), AUTH (connector, proves it read the key from
- * the job's store), VERDICT (acceptor: 0 use it, 1 duplicate, 2 refused). */
+/* Handshake messages (fixed size, 96 bytes): HELLO (connector, its
+ * nonce), CHAL (acceptor: its nonce and its proof of the job's secret),
+ * AUTH (connector: its proof), VERDICT (acceptor: 0 use it, 1 duplicate,
+ * 2 refused). Nonces and proofs are util/ft_auth's (tcp_conn.c). */
 #define TCP_HS_MAGIC 0x48544d46u /* "FTMH" */
 enum { HS_HELLO = 1, HS_CHAL, HS_AUTH, HS_VERDICT };
 enum { VERDICT_OK = 0, VERDICT_DUP = 1, VERDICT_REFUSED = 2 };
@@ -45,8 +44,8 @@ typedef struct {
     int32_t from, to;
     uint32_t from_inc, to_inc;
     uint32_t status, route;  /* HELLO: the route (network) the connection is for */
-    uint8_t nonce[TCP_NONCE_BYTES];
-    uint8_t mac[TCP_MAC_BYTES];
+    uint8_t nonce[FT_AUTH_NONCE_BYTES];
+    uint8_t proof[FT_AUTH_PROOF_BYTES];
 } tcp_hs_t;
 
 enum { C_CONNECTING = 1, C_WAIT_HELLO, C_WAIT_CHAL, C_WAIT_AUTH, C_WAIT_VERDICT, C_READY,
@@ -63,8 +62,8 @@ typedef struct tcp_conn {
     int bye;                  /* the peer said goodbye: its EOF is no failure */
     int in_use;               /* delivering from it: close later */
     int want_out;             /* EPOLLOUT is on */
-    uint8_t nonce[TCP_NONCE_BYTES];  /* ours */
-    uint8_t peer_nonce[TCP_NONCE_BYTES];
+    uint8_t nonce[FT_AUTH_NONCE_BYTES];  /* ours */
+    uint8_t peer_nonce[FT_AUTH_NONCE_BYTES];
     uint8_t hs[sizeof(tcp_hs_t)];
     size_t hs_have;
     struct tcp_conn *next_dead; /* closed while an epoll batch was handled */
@@ -114,7 +113,6 @@ typedef struct {
     tcp_peer_t *peers;
     list_node_t conns;
     tcp_rec_t me;
-    uint8_t key[TCP_KEY_BYTES];    /* the handshake's HMAC key (from the job's secret) */
     uint32_t ifaddr[TCP_MAX_ADDRS], ifmask[TCP_MAX_ADDRS];
     int nif;
     uint64_t stall_ns;
@@ -170,7 +168,5 @@ extern const char tcp_zeros[8];
 /* Free the connections closed while an epoll batch was handled (one
  * batch may hold events for a connection that an earlier event closed). */
 void tcp_conn_reap(void);
-void tcp_auth_mac(const uint8_t *key, const tcp_hs_t *hs, const uint8_t *nonce,
-                  uint8_t mac[TCP_MAC_BYTES]);
 
 #endif
