@@ -55,6 +55,8 @@ static int t_send_on(int world, int r, const void *hdr, const struct iovec *iov,
     if (r < 0 || r >= TCP_MAX_ROUTES)
         return -EINVAL;
     tcp_route_t *p = &T.peers[world].rt[r];
+    if (!p->c && tcp_peer_gone(world))
+        return 0; /* it said goodbye: nothing it is sent is read */
     if (!p->c || p->c->state != C_READY || p->nout) {
         /* Like a full ring: the packet waits in p2p's queue, and its send
          * is not complete until the connection takes it. */
@@ -172,6 +174,10 @@ static void check_peers(void)
             tcp_route_t *p = &T.peers[w].rt[r];
             if (!p->nout)
                 continue;
+            if (!p->c && tcp_peer_gone(w)) {
+                tcp_io_drop(w, -ESHUTDOWN);
+                continue;
+            }
             if (!p->c && now >= p->retry_ns)
                 tcp_conn_start(w, r);
             if (!p->suspected && now - p->progress_ns > T.stall_ns) {
@@ -221,6 +227,7 @@ static void t_drop_peer(int world, int addr)
         p->rt[r].retry_ns = 0;
     }
     tcp_io_drop(world, -ECONNRESET);
+    p->bye_inc = 0;
     p->have_rec = 0;
     p->nrt = 0;
 }

@@ -69,6 +69,7 @@ typedef struct tcp_conn {
     struct tcp_conn *next_dead; /* closed while an epoll batch was handled */
     char *rbuf;               /* bytes read, [rpos, rlen) not parsed yet */
     size_t rcap, rlen, rpos;
+    size_t rmiss;             /* bytes still missing of the frame at rpos (0: unknown) */
     tp_io_t *sink;            /* payload being received into */
     size_t sink_off, skip;    /* skip: payload bytes to discard */
     uint64_t started_ns;
@@ -103,6 +104,7 @@ typedef struct {
     int nrt;                  /* routes known from the record (0: not fetched) */
     int have_rec;
     uint32_t rec_inc;
+    uint32_t bye_inc;         /* incarnation + 1 of the peer once it said goodbye */
     tcp_rec_t rec;
 } tcp_peer_t;
 
@@ -146,6 +148,14 @@ int tcp_fault_parse(const char *spec, int my_world);
 void tcp_fault_deliver(tcp_conn_t *c, char *pkt, size_t hlen, size_t dlen);
 void tcp_fault_flush(tcp_conn_t *c);
 void tcp_fault_report(void);
+
+/* The peer's current process said goodbye (MPI_Finalize): it reads no
+ * more, so no connection is made to it again and output to it is dropped
+ * (not a failure: no reconnect attempts, no "connection refused"). */
+static inline int tcp_peer_gone(int w)
+{
+    return T.peers[w].bye_inc && T.peers[w].bye_inc == T.env->inc_of(w) + 1;
+}
 
 /* tcp_conn.c: connections and their handshake */
 int tcp_conn_start(int world, int route);
