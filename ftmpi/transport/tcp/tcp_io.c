@@ -225,8 +225,16 @@ static void parse(tcp_conn_t *c)
             c->rlen -= c->rpos;
             c->rpos = 0;
         }
-        if (c->rlen - c->rpos < fh)
+        if (c->rlen - c->rpos < fh) {
+            if (c->rcap - c->rpos < fh) {
+                /* a header cut at the buffer's end: room for the rest
+                 * (else the full buffer would be parsed again and again) */
+                memmove(c->rbuf, c->rbuf + c->rpos, c->rlen - c->rpos);
+                c->rlen -= c->rpos;
+                c->rpos = 0;
+            }
             break;
+        }
         tcp_frame_t f;
         memcpy(&f, c->rbuf + c->rpos, fh);
         if (f.magic != TCP_FRAME_MAGIC)
