@@ -9,6 +9,7 @@
 #   Open MPI --mca btl tcp,self
 #   MPICH    MPIR_CVAR_NOLOCAL=1 / MPIR_CVAR_CH3_NOLOCAL=1 (no shared memory
 #            between local ranks: the netmod, over loopback)
+# FTMPIRUN_OPTS adds ftmpirun options, e.g. FTMPIRUN_OPTS=--reliability=off.
 # Example (the table of docs/network.md):
 #   bench/net_compare.sh build -- --bench pingpong --runs 3 -- --max-size 4194304
 #   bench/net_compare.sh build -- --bench coll_lat --np 4 --runs 3 -- --ops bcast,allreduce
@@ -22,7 +23,7 @@ wrap=$(mktemp -d "${TMPDIR:-/tmp}/ftmpi-netcmp.XXXXXX")
 trap 'rm -rf "$wrap"' EXIT
 cat >"$wrap/ftmpi-tcp" <<EOS
 #!/bin/sh
-exec "$build/bin/mpirun" -x FTMPI_TRANSPORT=tcp "\$@"
+exec "$build/bin/mpirun" -x FTMPI_TRANSPORT=tcp ${FTMPIRUN_OPTS:-} "\$@"
 EOS
 cat >"$wrap/openmpi-tcp" <<'EOS'
 #!/bin/sh

@@ -8,6 +8,12 @@
 #   bench/net_netns.sh build -- --bench pingpong --impl ftmpi,openmpi --runs 3 -- --max-size 4194304
 # FTMPIRUN_OPTS adds ftmpirun options, e.g. FTMPIRUN_OPTS=--reliability=off
 # (bench/net_rel.sh compares the reliability layer on and off this way).
+# With --np N > 2 the ranks are split over the two hosts (the first takes
+# the odd one): ftmpi's ranks on one host talk through shared memory, Open
+# MPI's over TCP (tcp,self, as issue 13 asks; with vader added its rank 1
+# died with SIGSEGV in a namespace, 2026-11-25), ranks on different hosts
+# over the veth pair; e.g. the collectives at np 4, 2 per host:
+#   bench/net_netns.sh build -- --bench coll_lat --np 4 --impl ftmpi,openmpi --runs 3 -- --ops bcast,allreduce
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$ROOT/build
@@ -34,14 +40,17 @@ EOS
 cat >"$wrap/ftmpi-ns" <<EOS
 #!/bin/sh
 np=\$2; shift 2
-exec env FTMPI_HEAD_ADDRESS=10.78.$sub.1 "$build/bin/mpirun" --hosts localhost:1,${t}b:1 \\
+a=\$(( (np + 1) / 2 )) b=\$(( np / 2 ))
+exec env FTMPI_HEAD_ADDRESS=10.78.$sub.1 "$build/bin/mpirun" --hosts localhost:\$a,${t}b:\$b \\
     --launch-agent 'ip netns exec {host} {cmd}' ${FTMPIRUN_OPTS:-} -np "\$np" "\$@"
 EOS
 cat >"$wrap/openmpi-ns" <<EOS
 #!/bin/sh
+np=\$2
+a=\$(( (np + 1) / 2 )) b=\$(( np / 2 ))
 exec mpirun.openmpi --mca btl tcp,self --mca btl_tcp_if_include 10.78.$sub.0/24 \\
     --mca oob_tcp_if_include 10.78.$sub.0/24 --mca plm_rsh_agent $wrap/agent \\
-    --host ${t}a,${t}b "\$@"
+    --host ${t}a:\$a,${t}b:\$b "\$@"
 EOS
 chmod +x "$wrap"/*
 ip netns exec "${t}a" env MPIRUN_FTMPI="$wrap/ftmpi-ns" MPIRUN_OPENMPI="$wrap/openmpi-ns" \

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tcp_outsider.sh MPIRUN PROGRAM: run PROGRAM (tcp_outsider.c) with 2 ranks
 # over TCP; once they are connected, connect to each rank's listening
-# socket as an outsider: (1) 80 bytes of garbage, (2) a HELLO with a
-# random nonce and then an AUTH with a wrong HMAC, (3) half a HELLO and a
+# socket as an outsider: (1) 96 bytes of garbage, (2) a HELLO with a
+# random nonce and then an AUTH with a wrong proof (96-byte handshake
+# messages: 32 bytes of fields, a 32-byte nonce, a 32-byte proof), (3) half a HELLO and a
 # close. Passes only if the job completes intact and the ranks logged the
 # refusals (docs/network.md, "Security" and "Errors").
 set -u
@@ -21,19 +22,19 @@ python3 - $ports <<'PY'
 import os, socket, struct, sys, time
 for port in map(int, sys.argv[1:]):
     # (1) garbage
-    s = socket.create_connection(("127.0.0.1", port)); s.sendall(os.urandom(80)); time.sleep(0.2); s.close()
+    s = socket.create_connection(("127.0.0.1", port)); s.sendall(os.urandom(96)); time.sleep(0.2); s.close()
     # (2) a HELLO to ranks 0 and 1 (one of them is this port's), then a wrong AUTH
     for to in (0, 1):
         s = socket.create_connection(("127.0.0.1", port))
-        hello = struct.pack("<IIiiIIII", 0x48544d46, 1, 1 - to, to, 0, 0, 0, 0) + os.urandom(16) + bytes(32)
+        hello = struct.pack("<IIiiIIII", 0x48544d46, 1, 1 - to, to, 0, 0, 0, 0) + os.urandom(32) + bytes(32)
         s.sendall(hello)
         s.settimeout(2)
         try:
-            chal = s.recv(80)
+            chal = s.recv(96, socket.MSG_WAITALL)
         except OSError:
             chal = b""
-        if len(chal) == 80:
-            auth = struct.pack("<IIiiIIII", 0x48544d46, 3, 1 - to, to, 0, 0, 0, 0) + bytes(16) + os.urandom(32)
+        if len(chal) == 96:
+            auth = struct.pack("<IIiiIIII", 0x48544d46, 3, 1 - to, to, 0, 0, 0, 0) + bytes(32) + os.urandom(32)
             s.sendall(auth)
             time.sleep(0.2)
         s.close()

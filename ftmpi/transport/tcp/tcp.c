@@ -5,8 +5,6 @@
  */
 #include "tcp_int.h"
 
-#include "util/sha256.h"
-
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/random.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -58,6 +55,8 @@ static int t_send_on(int world, int r, const void *hdr, const struct iovec *iov,
     if (r < 0 || r >= TCP_MAX_ROUTES)
         return -EINVAL;
     tcp_route_t *p = &T.peers[world].rt[r];
+    if (!p->c && tcp_peer_gone(world))
+        return 0; /* it said goodbye: nothing it is sent is read */
     if (!p->c || p->c->state != C_READY || p->nout) {
         /* Like a full ring: the packet waits in p2p's queue, and its send
          * is not complete until the connection takes it. */
@@ -175,6 +174,10 @@ static void check_peers(void)
             tcp_route_t *p = &T.peers[w].rt[r];
             if (!p->nout)
                 continue;
+            if (!p->c && tcp_peer_gone(w)) {
+                tcp_io_drop(w, -ESHUTDOWN);
+                continue;
+            }
             if (!p->c && now >= p->retry_ns)
                 tcp_conn_start(w, r);
             if (!p->suspected && now - p->progress_ns > T.stall_ns) {
@@ -224,6 +227,7 @@ static void t_drop_peer(int world, int addr)
         p->rt[r].retry_ns = 0;
     }
     tcp_io_drop(world, -ECONNRESET);
+    p->bye_inc = 0;
     p->have_rec = 0;
     p->nrt = 0;
 }
@@ -330,13 +334,12 @@ const tp_ops_t *tcp_tp_open(const tp_env_t *env)
         goto fail;
     }
     what = "reading the job's secret";
-    if (!env->secret || !*env->secret) {
+    /* the handshake proves it (util/ft_auth.h); it never crosses the
+     * network (docs/network.md, "Security") */
+    if (!env->secret || !*env->secret || strlen(env->secret) > FT_AUTH_SECRET_MAX) {
         rc = -EACCES;
         goto fail;
     }
-    /* the handshake's HMAC key: SHA-256 of the job's secret, which never
-     * crosses the network (docs/network.md, "Security") */
-    ft_sha256(env->secret, strlen(env->secret), T.key);
     what = "allocating";
     rc = -ENOMEM;
     T.peers = calloc((size_t)env->world_size, sizeof(*T.peers));

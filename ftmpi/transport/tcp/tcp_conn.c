@@ -1,19 +1,20 @@
 /*
  * Connections: made on first use to the address the peer published, with
- * a challenge both ways before any frame flows:
+ * a challenge both ways before any frame flows (util/ft_auth.h):
  *
  *   connector                          acceptor
- *   HELLO (ranks, incarnations, nonce) ->
- *                                      <- CHAL (nonce', HMAC(key, CHAL, nonce))
- *   AUTH (HMAC(key, AUTH, nonce'))     ->
+ *   HELLO (ranks, incarnations, nonce_c) ->
+ *                                      <- CHAL (nonce_a, proof(ACCEPTOR, nonce_c, nonce_a))
+ *   AUTH (proof(CONNECTOR, nonce_a, nonce_c)) ->
  *                                      <- VERDICT (use it / duplicate / refused)
  *
- * key is SHA-256 of the job's secret, which every process of the job has
- * from its daemon and which never crosses the network: a correct AUTH
+ * proof is ft_auth_proof: HMAC-SHA256 keyed with the job's secret, which
+ * every process of the job has from its daemon and which never crosses
+ * the network, over the prover's role and both nonces. A correct AUTH
  * proves membership of the job, a correct CHAL that the acceptor is a
- * member too (the kinds differ, so a proof cannot be reflected; the nonces
+ * member too (the roles differ, so a proof cannot be reflected; the nonces
  * are fresh, so it cannot be replayed). Anything else is refused, logged
- * and closed.
+ * and closed. The runtime's control links prove the secret the same way.
  *
  * Two processes that connect to each other at once keep one connection:
  * the one made by the lower world rank (the higher one accepts it and drops
@@ -28,32 +29,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/random.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "util/sha256.h"
 #include "util/timer.h"
 
 #define RETRY_NS 200000000ull /* a lost connection is made again after this */
-
-void tcp_auth_mac(const uint8_t *key, const tcp_hs_t *hs, const uint8_t *nonce,
-                  uint8_t mac[TCP_MAC_BYTES])
-{
-    uint8_t msg[sizeof(tcp_hs_t) + TCP_NONCE_BYTES];
-    tcp_hs_t h = *hs;
-    memset(h.mac, 0, sizeof(h.mac));
-    memcpy(msg, &h, sizeof(h));
-    memcpy(msg + sizeof(h), nonce, TCP_NONCE_BYTES);
-    ft_hmac_sha256(key, TCP_KEY_BYTES, msg, sizeof(msg), mac);
-}
-
-static int mac_ok(const uint8_t *key, const tcp_hs_t *hs, const uint8_t *nonce)
-{
-    uint8_t want[TCP_MAC_BYTES];
-    tcp_auth_mac(key, hs, nonce, want);
-    return ft_ct_equal(want, hs->mac, TCP_MAC_BYTES);
-}
 
 void tcp_conn_watch(tcp_conn_t *c, int want_out)
 {
@@ -232,7 +213,10 @@ static void send_hello(tcp_conn_t *c)
 {
     tcp_hs_t h;
     hs_fill(&h, HS_HELLO, c);
-    getrandom(c->nonce, sizeof(c->nonce), 0);
+    if (ft_auth_nonce(c->nonce) < 0) {
+        tcp_conn_close(c, "no random nonce for HELLO", 1);
+        return;
+    }
     memcpy(h.nonce, c->nonce, sizeof(h.nonce));
     if (hs_send(c, &h) < 0) {
         tcp_conn_close(c, "cannot send HELLO", 1);
@@ -299,31 +283,36 @@ static void on_hs(tcp_conn_t *c)
             c->peer = h.from;
             c->peer_inc = h.from_inc;
             c->route = (int)h.route;
-            memcpy(c->peer_nonce, h.nonce, TCP_NONCE_BYTES);
+            memcpy(c->peer_nonce, h.nonce, sizeof(c->peer_nonce));
             hs_fill(&r, HS_CHAL, c);
-            getrandom(c->nonce, sizeof(c->nonce), 0);
-            memcpy(r.nonce, c->nonce, TCP_NONCE_BYTES);
-            tcp_auth_mac(T.key, &r, c->peer_nonce, r.mac);
-            if (hs_send(c, &r) < 0)
-                bad = "cannot send CHAL";
+            if (ft_auth_nonce(c->nonce) < 0) {
+                bad = "no random nonce for CHAL";
+            } else {
+                memcpy(r.nonce, c->nonce, sizeof(r.nonce));
+                ft_auth_proof(T.env->secret, FT_AUTH_ACCEPTOR, c->peer_nonce, c->nonce,
+                              r.proof);
+                if (hs_send(c, &r) < 0)
+                    bad = "cannot send CHAL";
+            }
             c->state = C_WAIT_AUTH;
         }
     } else if (c->state == C_WAIT_CHAL) {
         if (h.kind != HS_CHAL || h.from != c->peer || h.from_inc != c->peer_inc ||
             h.route != (uint32_t)c->route)
             bad = "expected CHAL from the peer";
-        else if (!mac_ok(T.key, &h, c->nonce))
+        else if (!ft_auth_check(T.env->secret, FT_AUTH_ACCEPTOR, c->nonce, h.nonce, h.proof))
             bad = "the peer failed the challenge (wrong key)";
         else {
             hs_fill(&r, HS_AUTH, c);
-            tcp_auth_mac(T.key, &r, h.nonce, r.mac);
+            ft_auth_proof(T.env->secret, FT_AUTH_CONNECTOR, h.nonce, c->nonce, r.proof);
             if (hs_send(c, &r) < 0)
                 bad = "cannot send AUTH";
             c->state = C_WAIT_VERDICT;
         }
     } else if (c->state == C_WAIT_AUTH) {
         if (h.kind != HS_AUTH || h.from != c->peer || h.route != (uint32_t)c->route ||
-            !mac_ok(T.key, &h, c->nonce)) {
+            !ft_auth_check(T.env->secret, FT_AUTH_CONNECTOR, c->nonce, c->peer_nonce,
+                           h.proof)) {
             fprintf(stderr, "ftmpi: tcp: rank %d: refused a connection from %s: "
                             "authentication failed\n", T.env->my_world, c->where);
             tcp_conn_close(c, NULL, 0);

@@ -8,12 +8,10 @@
 #include <sys/uio.h>
 
 #include "tcp.h"
+#include "util/ft_auth.h"
 #include "util/list.h"
 
 #define TCP_MAX_ADDRS 8
-#define TCP_KEY_BYTES 32
-#define TCP_NONCE_BYTES 16
-#define TCP_MAC_BYTES 32
 #define TCP_MAX_ROUTES TP_MAX_ROUTES
 
 /* What each process publishes under "tcp.<world>.<incarnation>". */
@@ -34,9 +32,10 @@ typedef struct {
     uint64_t dlen;
 } tcp_frame_t;
 
-/* Handshake messages (fixed size): HELLO (connector), CHAL (acceptor,
- * proves it holds its key), AUTH (connector, proves it read the key from
- * the job's store), VERDICT (acceptor: 0 use it, 1 duplicate, 2 refused). */
+/* Handshake messages (fixed size, 96 bytes): HELLO (connector, its
+ * nonce), CHAL (acceptor: its nonce and its proof of the job's secret),
+ * AUTH (connector: its proof), VERDICT (acceptor: 0 use it, 1 duplicate,
+ * 2 refused). Nonces and proofs are util/ft_auth's (tcp_conn.c). */
 #define TCP_HS_MAGIC 0x48544d46u /* "FTMH" */
 enum { HS_HELLO = 1, HS_CHAL, HS_AUTH, HS_VERDICT };
 enum { VERDICT_OK = 0, VERDICT_DUP = 1, VERDICT_REFUSED = 2 };
@@ -45,8 +44,8 @@ typedef struct {
     int32_t from, to;
     uint32_t from_inc, to_inc;
     uint32_t status, route;  /* HELLO: the route (network) the connection is for */
-    uint8_t nonce[TCP_NONCE_BYTES];
-    uint8_t mac[TCP_MAC_BYTES];
+    uint8_t nonce[FT_AUTH_NONCE_BYTES];
+    uint8_t proof[FT_AUTH_PROOF_BYTES];
 } tcp_hs_t;
 
 enum { C_CONNECTING = 1, C_WAIT_HELLO, C_WAIT_CHAL, C_WAIT_AUTH, C_WAIT_VERDICT, C_READY,
@@ -63,13 +62,14 @@ typedef struct tcp_conn {
     int bye;                  /* the peer said goodbye: its EOF is no failure */
     int in_use;               /* delivering from it: close later */
     int want_out;             /* EPOLLOUT is on */
-    uint8_t nonce[TCP_NONCE_BYTES];  /* ours */
-    uint8_t peer_nonce[TCP_NONCE_BYTES];
+    uint8_t nonce[FT_AUTH_NONCE_BYTES];  /* ours */
+    uint8_t peer_nonce[FT_AUTH_NONCE_BYTES];
     uint8_t hs[sizeof(tcp_hs_t)];
     size_t hs_have;
     struct tcp_conn *next_dead; /* closed while an epoll batch was handled */
     char *rbuf;               /* bytes read, [rpos, rlen) not parsed yet */
     size_t rcap, rlen, rpos;
+    size_t rmiss;             /* bytes still missing of the frame at rpos (0: unknown) */
     tp_io_t *sink;            /* payload being received into */
     size_t sink_off, skip;    /* skip: payload bytes to discard */
     uint64_t started_ns;
@@ -104,6 +104,7 @@ typedef struct {
     int nrt;                  /* routes known from the record (0: not fetched) */
     int have_rec;
     uint32_t rec_inc;
+    uint32_t bye_inc;         /* incarnation + 1 of the peer once it said goodbye */
     tcp_rec_t rec;
 } tcp_peer_t;
 
@@ -114,7 +115,6 @@ typedef struct {
     tcp_peer_t *peers;
     list_node_t conns;
     tcp_rec_t me;
-    uint8_t key[TCP_KEY_BYTES];    /* the handshake's HMAC key (from the job's secret) */
     uint32_t ifaddr[TCP_MAX_ADDRS], ifmask[TCP_MAX_ADDRS];
     int nif;
     uint64_t stall_ns;
@@ -149,6 +149,14 @@ void tcp_fault_deliver(tcp_conn_t *c, char *pkt, size_t hlen, size_t dlen);
 void tcp_fault_flush(tcp_conn_t *c);
 void tcp_fault_report(void);
 
+/* The peer's current process said goodbye (MPI_Finalize): it reads no
+ * more, so no connection is made to it again and output to it is dropped
+ * (not a failure: no reconnect attempts, no "connection refused"). */
+static inline int tcp_peer_gone(int w)
+{
+    return T.peers[w].bye_inc && T.peers[w].bye_inc == T.env->inc_of(w) + 1;
+}
+
 /* tcp_conn.c: connections and their handshake */
 int tcp_conn_start(int world, int route);
 void tcp_conn_accept(void);
@@ -170,7 +178,5 @@ extern const char tcp_zeros[8];
 /* Free the connections closed while an epoll batch was handled (one
  * batch may hold events for a connection that an earlier event closed). */
 void tcp_conn_reap(void);
-void tcp_auth_mac(const uint8_t *key, const tcp_hs_t *hs, const uint8_t *nonce,
-                  uint8_t mac[TCP_MAC_BYTES]);
 
 #endif

@@ -19,6 +19,11 @@
 
 #define RBUF_MIN (256u << 10)
 #define MAX_IOV 64
+/* Bytes one recv asks for when the frame at the buffer's start is not
+ * known yet: a few eager frames at once, but a rendezvous payload that
+ * follows its header lands mostly in the user's buffer (readv), not here:
+ * what the recv takes of it is copied once more (tp_io_put). */
+#define RECV_HEAD (16u << 10)
 
 const char tcp_zeros[8];
 
@@ -39,6 +44,12 @@ static void out_free(tcp_out_t *o)
 int tcp_io_queue(int world, int r, tcp_out_t *o)
 {
     tcp_route_t *p = &T.peers[world].rt[r];
+    if (tcp_peer_gone(world) && !p->c) {
+        if (o->src)
+            o->src->done(o->src, -ESHUTDOWN);
+        out_free(o);
+        return 0;
+    }
     if (!p->nout) {
         T.nbusy++;
         p->progress_ns = timer_ns();
@@ -192,13 +203,16 @@ static void sink_from_buffer(tcp_conn_t *c)
 static void parse(tcp_conn_t *c)
 {
     const size_t fh = sizeof(tcp_frame_t);
+    c->rmiss = 0;
     while (c->state == C_READY) {
         if (c->skip) {
             size_t t = c->rlen - c->rpos < c->skip ? c->rlen - c->rpos : c->skip;
             c->rpos += t;
             c->skip -= t;
-            if (c->skip)
+            if (c->skip) {
+                c->rmiss = c->skip;
                 break;
+            }
         }
         if (c->sink) {
             sink_from_buffer(c);
@@ -211,8 +225,16 @@ static void parse(tcp_conn_t *c)
             c->rlen -= c->rpos;
             c->rpos = 0;
         }
-        if (c->rlen - c->rpos < fh)
+        if (c->rlen - c->rpos < fh) {
+            if (c->rcap - c->rpos < fh) {
+                /* a header cut at the buffer's end: room for the rest
+                 * (else the full buffer would be parsed again and again) */
+                memmove(c->rbuf, c->rbuf + c->rpos, c->rlen - c->rpos);
+                c->rlen -= c->rpos;
+                c->rpos = 0;
+            }
             break;
+        }
         tcp_frame_t f;
         memcpy(&f, c->rbuf + c->rpos, fh);
         if (f.magic != TCP_FRAME_MAGIC)
@@ -221,6 +243,7 @@ static void parse(tcp_conn_t *c)
             if (f.hlen || f.dlen)
                 { bad_frame(c, "BYE with a body"); return; }
             c->bye = 1;
+            T.peers[c->peer].bye_inc = c->peer_inc + 1;
             c->rpos += fh;
             continue;
         }
@@ -232,6 +255,7 @@ static void parse(tcp_conn_t *c)
             { bad_frame(c, "stream length out of range"); return; }
         size_t need = fh + f.hlen + (f.kind == FR_PKT ? f.dlen + tcp_pad(f.dlen) : 0);
         if (c->rlen - c->rpos < need) {
+            c->rmiss = need - (c->rlen - c->rpos);
             if (need > c->rcap - c->rpos) {
                 memmove(c->rbuf, c->rbuf + c->rpos, c->rlen - c->rpos);
                 c->rlen -= c->rpos;
@@ -307,7 +331,12 @@ int tcp_io_read(tcp_conn_t *c)
                 parse(c);
                 continue;
             }
-            n = recv(c->fd, c->rbuf + c->rlen, c->rcap - c->rlen, 0);
+            /* the rest of a frame whose length is known, else a bounded
+             * look ahead (RECV_HEAD) */
+            size_t want = c->rmiss > RECV_HEAD ? c->rmiss : RECV_HEAD;
+            if (want > c->rcap - c->rlen)
+                want = c->rcap - c->rlen;
+            n = recv(c->fd, c->rbuf + c->rlen, want, 0);
             if (n > 0)
                 c->rlen += (size_t)n;
         }
