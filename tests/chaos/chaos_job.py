@@ -55,15 +55,28 @@ def _pids():
             yield int(d)
 
 
-def marked_pids(mark):
-    """Processes whose environment carries this job's marker."""
+def _session(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            s = f.read()
+        return int(s[s.rindex(")") + 2:].split()[3])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def marked_pids(mark, sid=None):
+    """Processes whose environment carries this job's marker, or (sid given)
+    that still belong to the job's session.
+
+    The session catches a process whose environment cannot be read at the
+    moment of the scan (a child between fork and exec, under load)."""
     me = os.getpid()
     out = []
     for pid in _pids():
         if pid == me:
             continue
         env = _environ(pid)
-        if env and env.get(MARK) == mark:
+        if (env and env.get(MARK) == mark) or (sid is not None and _session(pid) == sid):
             out.append(pid)
     return out
 
@@ -103,19 +116,23 @@ def _kill_group(pid):
         pass
 
 
-def sweep_leftovers(mark):
-    """Kill what is left of a job (by marker), wait for it to go; return the count.
+def sweep_leftovers(mark, sid=None):
+    """Kill what is left of a job (by marker or session), wait for it to go;
+    return the count.
 
     Ranks die with their launcher (PR_SET_PDEATHSIG), which takes a moment:
-    what still lives after a second is left behind."""
+    what still lives after a second is left behind. The job counts as empty
+    only after two scans 50 ms apart find nothing."""
     deadline = time.monotonic() + 1
-    while marked_pids(mark) and time.monotonic() < deadline:
+    empty = 0
+    while empty < 2 and time.monotonic() < deadline:
+        empty = empty + 1 if not marked_pids(mark, sid) else 0
         time.sleep(0.05)
-    left = marked_pids(mark)
+    left = marked_pids(mark, sid)
     for pid in left:
         _kill_group(pid)
     deadline = time.monotonic() + 5
-    while marked_pids(mark) and time.monotonic() < deadline:
+    while marked_pids(mark, sid) and time.monotonic() < deadline:
         time.sleep(0.05)
     return len(left)
 
@@ -181,9 +198,9 @@ def run(argv, env_extra, hang_s, logdir, mark):
             for pid in marked_pids(mark):
                 _kill_group(pid)
             p.wait()
-            sweep_leftovers(mark)
+            sweep_leftovers(mark, p.pid)
             raise
-    res.leftover = sweep_leftovers(mark)
+    res.leftover = sweep_leftovers(mark, p.pid)
     with open(out_p, "rb") as f:
         res.stdout = f.read().decode(errors="replace")
     with open(err_p, "rb") as f:
