@@ -11,6 +11,8 @@
 #   3 p2p/          matching, protocols, progress
 #   4 coll/         collectives
 #   4 rma/          one-sided communication (windows): beside coll, may use it
+#   4 io/           MPI-IO (files, views, POSIX I/O): beside coll and rma,
+#                   uses coll for its collective steps
 #   5 ft/           failure handling and recovery: it drives p2p (fails and
 #                   drops pending traffic) and the communicators, and wraps
 #                   collectives at the API edge; nothing below calls it
@@ -49,6 +51,7 @@ layer() {
         p2p/*) L=3 ;;
         coll/*) L=4 ;;
         rma/*) L=4 ;;
+        io/*) L=4 ;;
         ft/*) L=5 ;;
         api/*) L=6 ;;
         *) L='?' ;;

@@ -1,0 +1,241 @@
+/* Data representations: "native"/"internal" (memory bytes), "external32"
+ * (core/dt_external.c) and the ones MPI_Register_datarep adds. */
+#include "io/io.h"
+
+#include <stdio.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err_cause.h"
+#include "core/proc.h"
+
+static io_drep_t native = {.name = "native", .kind = IO_DREP_NATIVE};
+static io_drep_t internal = {.name = "internal", .kind = IO_DREP_NATIVE};
+static io_drep_t external32 = {.name = "external32", .kind = IO_DREP_EXTERNAL32};
+static io_drep_t *user_reps;
+
+io_drep_t *io_drep_find(const char *name)
+{
+    io_drep_t *fixed[] = {&native, &internal, &external32};
+    for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+        if (!strcmp(fixed[i]->name, name))
+            return fixed[i];
+    for (io_drep_t *d = user_reps; d; d = d->next)
+        if (!strcmp(d->name, name))
+            return d;
+    return NULL;
+}
+
+int io_drep_register(const char *name, MPI_Datarep_conversion_function *rd,
+                     MPI_Datarep_conversion_function *wr,
+                     MPI_Datarep_conversion_function_c *rd_c,
+                     MPI_Datarep_conversion_function_c *wr_c,
+                     MPI_Datarep_extent_function *extent, void *extra)
+{
+    if (strlen(name) >= MPI_MAX_DATAREP_STRING)
+        return err_cause(MPI_ERR_ARG, "the name is longer than MPI_MAX_DATAREP_STRING");
+    if (io_drep_find(name))
+        return err_cause(MPI_ERR_DUP_DATAREP, "\"%s\" is defined already", name);
+    io_drep_t *d = calloc(1, sizeof(*d));
+    if (!d)
+        return MPI_ERR_NO_MEM;
+    snprintf(d->name, sizeof(d->name), "%s", name);
+    d->kind = IO_DREP_USER;
+    d->rd = rd;
+    d->wr = wr;
+    d->rd_c = rd_c;
+    d->wr_c = wr_c;
+    d->extent = extent;
+    d->extra = extra;
+    d->next = user_reps;
+    user_reps = d;
+    return MPI_SUCCESS;
+}
+
+/* User code runs without the library lock (it may call MPI). */
+static void user_enter(void)
+{
+    if (ftg.multiple)
+        pthread_mutex_unlock(&ftg.lock);
+}
+static void user_leave(void)
+{
+    if (ftg.multiple)
+        pthread_mutex_lock(&ftg.lock);
+}
+
+/* A predefined handle of basic kind k. */
+static MPI_Datatype kind_handle(dt_kind_t k)
+{
+    for (int i = 1; i < FTMPI_DT_PREDEFINED_COUNT; i++) {
+        dt_t *t = dt_get(FTMPI_DT(i));
+        if (t && t->kind == k)
+            return FTMPI_DT(i);
+    }
+    return MPI_DATATYPE_NULL;
+}
+
+/* Bytes of one unit of kind k in the file of d. */
+static int unit_bytes(const io_drep_t *d, dt_kind_t k, MPI_Aint *b)
+{
+    if (d->kind == IO_DREP_NATIVE) {
+        *b = (MPI_Aint)dt_kind_size(k);
+    } else if (d->kind == IO_DREP_EXTERNAL32) {
+        *b = (MPI_Aint)dt_kind_ext_size(k);
+        if (*b == 0 && dt_kind_size(k) > 0)
+            return err_cause(MPI_ERR_UNSUPPORTED_DATAREP, "a type has no external32 form");
+    } else {
+        user_enter();
+        int rc = d->extent(kind_handle(k), b, d->extra);
+        user_leave();
+        if (rc != MPI_SUCCESS || *b < 0)
+            return err_cause(MPI_ERR_CONVERSION, "the extent function of \"%s\" failed",
+                             d->name);
+    }
+    return MPI_SUCCESS;
+}
+
+typedef struct {
+    const io_drep_t *d;
+    MPI_Offset bytes;
+    int rc;
+    int differs;        /* a unit whose file size differs from its memory size */
+} sum_t;
+
+static int sum_run(void *arg, MPI_Aint disp, dt_kind_t k, size_t n)
+{
+    (void)disp;
+    sum_t *s = arg;
+    MPI_Aint b;
+    if ((s->rc = unit_bytes(s->d, k, &b)) != MPI_SUCCESS)
+        return 1;
+    if ((size_t)b != dt_kind_size(k))
+        s->differs = 1;
+    s->bytes += (MPI_Offset)n * b;
+    return 0;
+}
+
+static int walk(const io_drep_t *d, const dt_t *dt, sum_t *s)
+{
+    *s = (sum_t){.d = d};
+    if (d->kind == IO_DREP_NATIVE) {
+        s->bytes = (MPI_Offset)dt->size;
+        return MPI_SUCCESS;
+    }
+    dt_foreach_run(dt, 1, sum_run, s);
+    return s->rc;
+}
+
+int io_drep_bytes(const io_drep_t *d, const dt_t *dt, size_t count, MPI_Offset *bytes)
+{
+    sum_t s;
+    int rc = walk(d, dt, &s);
+    if (rc == MPI_SUCCESS)
+        *bytes = s.bytes * (MPI_Offset)count;
+    return rc;
+}
+
+int io_drep_extent(const io_drep_t *d, const dt_t *dt, MPI_Aint *extent)
+{
+    sum_t s;
+    int rc = walk(d, dt, &s);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (dt->predefined)
+        *extent = d->kind == IO_DREP_NATIVE ? dt->extent : (MPI_Aint)s.bytes;
+    else if (!s.differs)
+        *extent = dt->extent;
+    else /* the layout of a derived type with resized units: scaled by its data */
+        *extent = dt->size ? (MPI_Aint)(dt->extent * s.bytes / (MPI_Offset)dt->size) : 0;
+    return MPI_SUCCESS;
+}
+
+int io_drep_check_view(const io_drep_t *d, const dt_t *etype, const dt_t *filetype)
+{
+    sum_t s;
+    int rc = walk(d, etype, &s);
+    if (rc == MPI_SUCCESS && !s.differs)
+        rc = walk(d, filetype, &s);
+    if (rc == MPI_SUCCESS && s.differs)
+        return err_cause(MPI_ERR_UNSUPPORTED_DATAREP,
+                         "\"%s\" stores a basic type of the view in a different size than "
+                         "memory: views must use types of the same size in both", d->name);
+    return rc;
+}
+
+/* The type and count a conversion function is given: a large-count
+ * wrapper is seen as its element type. */
+static void user_args(const dt_t *dt, size_t count, MPI_Datatype *h, MPI_Count *n)
+{
+    dt_t *child;
+    size_t k;
+    if (dt_count_wrap_parts(dt, &child, &k)) {
+        *h = child->handle;
+        *n = (MPI_Count)(count * k);
+    } else {
+        *h = dt->handle;
+        *n = (MPI_Count)count;
+    }
+}
+
+static int call_conv(const io_drep_t *d, int write, const dt_t *dt, size_t count, void *ubuf,
+                     void *fbuf)
+{
+    MPI_Datatype h;
+    MPI_Count n;
+    user_args(dt, count, &h, &n);
+    MPI_Datarep_conversion_function *fn = write ? d->wr : d->rd;
+    MPI_Datarep_conversion_function_c *fn_c = write ? d->wr_c : d->rd_c;
+    int rc;
+    user_enter();
+    if (fn_c)
+        rc = fn_c(ubuf, h, n, fbuf, 0, d->extra);
+    else if (n <= INT32_MAX)
+        rc = fn(ubuf, h, (int)n, fbuf, 0, d->extra);
+    else
+        rc = MPI_ERR_COUNT;
+    user_leave();
+    return rc == MPI_SUCCESS ? rc
+                             : err_cause(MPI_ERR_CONVERSION, "the %s conversion of \"%s\" "
+                                         "returned %d", write ? "write" : "read", d->name, rc);
+}
+
+static int has_fn(const io_drep_t *d, int write)
+{
+    return write ? (d->wr || d->wr_c) : (d->rd || d->rd_c);
+}
+
+int io_drep_to_file(const io_drep_t *d, const dt_t *dt, size_t count, const void *buf,
+                    void *out)
+{
+    if (d->kind == IO_DREP_EXTERNAL32)
+        return dt_pack_external(dt, count, buf, out);
+    if (d->kind == IO_DREP_USER && has_fn(d, 1))
+        return call_conv(d, 1, dt, count, (void *)buf, out);
+    dt_pack(dt, count, buf, 0, out, dt->size * count);
+    return MPI_SUCCESS;
+}
+
+int io_drep_from_file(const io_drep_t *d, const dt_t *dt, size_t count, void *buf,
+                      const void *in, MPI_Offset n, size_t *elems)
+{
+    if (d->kind == IO_DREP_NATIVE || (d->kind == IO_DREP_USER && !has_fn(d, 0))) {
+        dt_unpack(dt, count, buf, 0, in, (size_t)n);
+        *elems = dt->size ? (size_t)n / dt->size : count;
+        return MPI_SUCCESS;
+    }
+    MPI_Offset per;
+    int rc = io_drep_bytes(d, dt, 1, &per);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    size_t whole = per ? (size_t)(n / per) : count;
+    if (whole > count)
+        whole = count;
+    *elems = whole;
+    if (whole == 0)
+        return MPI_SUCCESS;
+    if (d->kind == IO_DREP_EXTERNAL32)
+        return dt_unpack_external(dt, whole, in, buf);
+    return call_conv(d, 0, dt, whole, buf, (void *)in);
+}
