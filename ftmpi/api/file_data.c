@@ -4,73 +4,58 @@
  * with its place, direction and form. */
 #include "api/file_api.h"
 
-#define CALL(NAME, WHERE, W, COLL, SPLIT, REQ) \
+#define CALL(NAME, WHERE, W, COLL, SPLIT, NB, REQ) \
     io_call_t call = {.fname = "MPI_File_" #NAME, .where = WHERE, .write = W, .coll = COLL, \
-                      .split = SPLIT, .nb = (REQ) != NULL, .request = REQ}
+                      .split = SPLIT, .nb = NB, .request = REQ}
 
-/* (fh, offset, buf, count, datatype, status) */
-#define AT_BLOCK(NAME, CONST, W, COLL)                                                        \
+/* Blocking (NB 0: LAST is the status) or non-blocking (NB 1: the request). */
+#define LAST_REQ(NB, last) ((NB) ? (MPI_Request *)(void *)(last) : (MPI_Request *)NULL)
+#define LAST_ST(NB, last) ((NB) ? MPI_STATUS_IGNORE : (MPI_Status *)(void *)(last))
+/* (fh, offset, buf, count, datatype, LAST) */
+#define AT(NAME, CONST, W, COLL, NB, LAST_T)                                                  \
     API_WEAK(File_##NAME)                                                                     \
     int PMPI_File_##NAME(MPI_File fh, MPI_Offset offset, CONST void *buf, int count,          \
-                         MPI_Datatype datatype, MPI_Status *status)                           \
+                         MPI_Datatype datatype, LAST_T last)                                  \
     {                                                                                         \
-        CALL(NAME, IO_AT, W, COLL, 0, (MPI_Request *)NULL);                                   \
-        return api_file_rw(&call, fh, offset, buf, count, datatype, status);                  \
+        CALL(NAME, IO_AT, W, COLL, 0, NB, LAST_REQ(NB, last));                                \
+        return api_file_rw(&call, fh, offset, buf, count, datatype, LAST_ST(NB, last));       \
     }
-/* (fh, offset, buf, count, datatype, request) */
-#define AT_NB(NAME, CONST, W, COLL)                                                           \
-    API_WEAK(File_##NAME)                                                                     \
-    int PMPI_File_##NAME(MPI_File fh, MPI_Offset offset, CONST void *buf, int count,          \
-                         MPI_Datatype datatype, MPI_Request *request)                         \
-    {                                                                                         \
-        CALL(NAME, IO_AT, W, COLL, 0, request);                                               \
-        call.nb = 1;                                                                          \
-        return api_file_rw(&call, fh, offset, buf, count, datatype, MPI_STATUS_IGNORE);       \
-    }
-/* (fh, buf, count, datatype, status) */
-#define PTR_BLOCK(NAME, WHERE, CONST, W, COLL)                                                \
+/* (fh, buf, count, datatype, LAST) */
+#define PTR(NAME, WHERE, CONST, W, COLL, NB, LAST_T)                                          \
     API_WEAK(File_##NAME)                                                                     \
     int PMPI_File_##NAME(MPI_File fh, CONST void *buf, int count, MPI_Datatype datatype,      \
-                         MPI_Status *status)                                                  \
+                         LAST_T last)                                                         \
     {                                                                                         \
-        CALL(NAME, WHERE, W, COLL, 0, (MPI_Request *)NULL);                                   \
-        return api_file_rw(&call, fh, 0, buf, count, datatype, status);                       \
+        CALL(NAME, WHERE, W, COLL, 0, NB, LAST_REQ(NB, last));                                \
+        return api_file_rw(&call, fh, 0, buf, count, datatype, LAST_ST(NB, last));            \
     }
-/* (fh, buf, count, datatype, request) */
-#define PTR_NB(NAME, WHERE, CONST, W, COLL)                                                   \
-    API_WEAK(File_##NAME)                                                                     \
-    int PMPI_File_##NAME(MPI_File fh, CONST void *buf, int count, MPI_Datatype datatype,      \
-                         MPI_Request *request)                                                \
-    {                                                                                         \
-        CALL(NAME, WHERE, W, COLL, 0, request);                                               \
-        call.nb = 1;                                                                          \
-        return api_file_rw(&call, fh, 0, buf, count, datatype, MPI_STATUS_IGNORE);            \
-    }
+#define ST MPI_Status *
+#define RQ MPI_Request *
 
-AT_BLOCK(read_at, , 0, 0)
-AT_BLOCK(write_at, const, 1, 0)
-AT_BLOCK(read_at_all, , 0, 1)
-AT_BLOCK(write_at_all, const, 1, 1)
-AT_NB(iread_at, , 0, 0)
-AT_NB(iwrite_at, const, 1, 0)
-AT_NB(iread_at_all, , 0, 1)
-AT_NB(iwrite_at_all, const, 1, 1)
+AT(read_at, , 0, 0, 0, ST)
+AT(write_at, const, 1, 0, 0, ST)
+AT(read_at_all, , 0, 1, 0, ST)
+AT(write_at_all, const, 1, 1, 0, ST)
+AT(iread_at, , 0, 0, 1, RQ)
+AT(iwrite_at, const, 1, 0, 1, RQ)
+AT(iread_at_all, , 0, 1, 1, RQ)
+AT(iwrite_at_all, const, 1, 1, 1, RQ)
 
-PTR_BLOCK(read, IO_INDIV, , 0, 0)
-PTR_BLOCK(write, IO_INDIV, const, 1, 0)
-PTR_BLOCK(read_all, IO_INDIV, , 0, 1)
-PTR_BLOCK(write_all, IO_INDIV, const, 1, 1)
-PTR_NB(iread, IO_INDIV, , 0, 0)
-PTR_NB(iwrite, IO_INDIV, const, 1, 0)
-PTR_NB(iread_all, IO_INDIV, , 0, 1)
-PTR_NB(iwrite_all, IO_INDIV, const, 1, 1)
+PTR(read, IO_INDIV, , 0, 0, 0, ST)
+PTR(write, IO_INDIV, const, 1, 0, 0, ST)
+PTR(read_all, IO_INDIV, , 0, 1, 0, ST)
+PTR(write_all, IO_INDIV, const, 1, 1, 0, ST)
+PTR(iread, IO_INDIV, , 0, 0, 1, RQ)
+PTR(iwrite, IO_INDIV, const, 1, 0, 1, RQ)
+PTR(iread_all, IO_INDIV, , 0, 1, 1, RQ)
+PTR(iwrite_all, IO_INDIV, const, 1, 1, 1, RQ)
 
-PTR_BLOCK(read_shared, IO_SHARED, , 0, 0)
-PTR_BLOCK(write_shared, IO_SHARED, const, 1, 0)
-PTR_NB(iread_shared, IO_SHARED, , 0, 0)
-PTR_NB(iwrite_shared, IO_SHARED, const, 1, 0)
-PTR_BLOCK(read_ordered, IO_ORDERED, , 0, 1)
-PTR_BLOCK(write_ordered, IO_ORDERED, const, 1, 1)
+PTR(read_shared, IO_SHARED, , 0, 0, 0, ST)
+PTR(write_shared, IO_SHARED, const, 1, 0, 0, ST)
+PTR(iread_shared, IO_SHARED, , 0, 0, 1, RQ)
+PTR(iwrite_shared, IO_SHARED, const, 1, 0, 1, RQ)
+PTR(read_ordered, IO_ORDERED, , 0, 1, 0, ST)
+PTR(write_ordered, IO_ORDERED, const, 1, 1, 0, ST)
 
 /* Split collectives: the _begin does the access, the _end returns it. */
 #define BEGIN_AT(NAME, CONST, W, KIND)                                                        \
@@ -78,7 +63,7 @@ PTR_BLOCK(write_ordered, IO_ORDERED, const, 1, 1)
     int PMPI_File_##NAME##_begin(MPI_File fh, MPI_Offset offset, CONST void *buf, int count,  \
                                  MPI_Datatype datatype)                                       \
     {                                                                                         \
-        CALL(NAME##_begin, IO_AT, W, 1, KIND, (MPI_Request *)NULL);                           \
+        CALL(NAME##_begin, IO_AT, W, 1, KIND, 0, (MPI_Request *)NULL);                           \
         return api_file_rw(&call, fh, offset, buf, count, datatype, MPI_STATUS_IGNORE);       \
     }
 #define BEGIN_PTR(NAME, WHERE, CONST, W, KIND)                                                \
@@ -86,7 +71,7 @@ PTR_BLOCK(write_ordered, IO_ORDERED, const, 1, 1)
     int PMPI_File_##NAME##_begin(MPI_File fh, CONST void *buf, int count,                     \
                                  MPI_Datatype datatype)                                       \
     {                                                                                         \
-        CALL(NAME##_begin, WHERE, W, 1, KIND, (MPI_Request *)NULL);                           \
+        CALL(NAME##_begin, WHERE, W, 1, KIND, 0, (MPI_Request *)NULL);                           \
         return api_file_rw(&call, fh, 0, buf, count, datatype, MPI_STATUS_IGNORE);            \
     }
 #define END(NAME, CONST, KIND)                                                                \

@@ -8,25 +8,13 @@
  * written before the failure reads back (REBUILD: the replacement joins
  * there). Every rank that finishes prints "io_ft: ok".
  */
-#include <mpi.h>
+#include "io_test.h"
+
 #include <mpi-ext.h>
 #include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #define VICTIM 2
 #define N 8
-static int fails;
-#define CHECK(cond, ...)                                              \
-    do {                                                              \
-        if (!(cond)) {                                                \
-            fprintf(stderr, "io_ft: check failed: " __VA_ARGS__);     \
-            fprintf(stderr, "\n");                                    \
-            fails++;                                                  \
-        }                                                             \
-    } while (0)
 
 static int handler_calls;
 static void handler(MPI_File *f, int *code, ...) { (void)f; (void)code; handler_calls++; }

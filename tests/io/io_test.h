@@ -40,13 +40,13 @@ static int fails;
     } while (0)
 
 /* dir/name (under the build directory the test is given). */
-static void io_path(char *out, size_t cap, const char *dir, const char *name)
+static inline void io_path(char *out, size_t cap, const char *dir, const char *name)
 {
     snprintf(out, cap, "%s/%s", dir, name);
 }
 
 /* Print "NAME: ok" once per rank when nothing failed; the exit status. */
-static int io_finish(const char *name)
+static inline int io_finish(const char *name)
 {
     int rank, all = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
