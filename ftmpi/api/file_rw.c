@@ -40,8 +40,7 @@ static int position(io_file_t *f, const io_call_t *call, MPI_Offset offset, MPI_
     switch (call->where) {
     case IO_AT: *off = offset; return MPI_SUCCESS;
     case IO_INDIV: *off = f->pos; f->pos += et; return MPI_SUCCESS;
-    case IO_SHARED: return io_shared_fetch_add(f, et, off);
-    default: return io_shared_ordered(f, et, off);
+    default: return io_shared_fetch_add(f, et, off);
     }
 }
 
@@ -66,10 +65,16 @@ int api_file_rw(const io_call_t *call, MPI_File fh, MPI_Offset offset, const voi
     MPI_Offset et = 0, off = 0, moved;
     rc = io_access_etypes(f, (size_t)count, dt, &et);
     /* collective: the group meets first (a dead member fails the call
-     * before any byte moves; the accesses before it are complete) */
-    if (rc == MPI_SUCCESS && call->coll && call->where != IO_ORDERED)
-        rc = io_barrier(f);
-    if (rc == MPI_SUCCESS)
+     * before any byte moves; the accesses before it are complete); a
+     * member whose access is refused takes part all the same */
+    if (call->coll) {
+        int rc2 = call->where == IO_ORDERED
+                      ? io_shared_ordered(f, rc == MPI_SUCCESS ? et : 0, &off)
+                      : io_barrier(f);
+        if (rc == MPI_SUCCESS)
+            rc = rc2;
+    }
+    if (rc == MPI_SUCCESS && call->where != IO_ORDERED)
         rc = position(f, call, offset, et, &off);
     if (rc == MPI_SUCCESS)
         rc = io_access(f, call->write, off, (void *)buf, (size_t)count, dt, &st, &moved);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll/coll.h"
 #include "core/err_cause.h"
 
 typedef struct {
@@ -119,17 +120,26 @@ int io_set_view(io_file_t *f, MPI_Offset disp, dt_t *etype, dt_t *filetype,
     if (!d)
         return err_cause(MPI_ERR_UNSUPPORTED_DATAREP, "no data representation \"%s\"", datarep);
     if (disp == MPI_DISPLACEMENT_CURRENT) {
+        MPI_Offset sp = 0;
         if (!(f->amode & MPI_MODE_SEQUENTIAL))
-            return err_cause(MPI_ERR_ARG, "MPI_DISPLACEMENT_CURRENT needs MPI_MODE_SEQUENTIAL");
-        MPI_Offset sp;
-        if ((rc = io_shared_fetch_add(f, 0, &sp)) != MPI_SUCCESS)
-            return rc;
+            rc = err_cause(MPI_ERR_ARG, "MPI_DISPLACEMENT_CURRENT needs MPI_MODE_SEQUENTIAL");
+        else
+            rc = io_shared_fetch_add(f, 0, &sp);
         disp = io_view_byte(f, sp * f->esize);
     } else if (disp < 0) {
-        return err_cause(MPI_ERR_ARG, "displacement %lld is negative", (long long)disp);
+        rc = err_cause(MPI_ERR_ARG, "displacement %lld is negative", (long long)disp);
     }
-    if ((rc = install(f, disp, etype, filetype, d)) != MPI_SUCCESS)
-        return rc;
+    /* filetypes differ between members: all learn whether each took its view */
+    if (rc == MPI_SUCCESS)
+        rc = install(f, disp, etype, filetype, d);
+    int bad = rc != MPI_SUCCESS, any = 0;
+    int rc2 = io_healthy(f) ? coll_allreduce(f->comm, &bad, &any, 1, dt_get(MPI_INT),
+                                             op_get(MPI_MAX))
+                            : MPI_ERR_OTHER;
+    if (rc != MPI_SUCCESS || rc2 != MPI_SUCCESS)
+        return rc != MPI_SUCCESS ? rc : rc2;
+    if (any)
+        return err_cause(MPI_ERR_OTHER, "another process's view was refused");
     if (info) {
         info_t *n = info_dup(info);
         if (!n)
@@ -138,11 +148,11 @@ int io_set_view(io_file_t *f, MPI_Offset disp, dt_t *etype, dt_t *filetype,
             info_release(f->info);
         f->info = n;
     }
-    /* the shared pointer goes to 0 too: once, when everyone is here */
-    rc = io_barrier(f);
-    if (rc == MPI_SUCCESS && f->comm->rank == 0)
+    /* the shared pointer goes to 0 too: once (everyone is past the
+     * agreement above), before anyone uses it again */
+    if (f->comm->rank == 0 && f->sfp_fd >= 0)
         rc = io_shared_set(f, 0);
-    int rc2 = io_barrier(f);
+    rc2 = io_barrier(f);
     return rc != MPI_SUCCESS ? rc : rc2;
 }
 

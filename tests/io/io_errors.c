@@ -100,6 +100,15 @@ int main(int argc, char **argv)
     /* the view must hold whole etypes */
     OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL));
     FAILS(MPI_ERR_ARG, MPI_File_write_at(fh, 0, buf, 3, MPI_BYTE, MPI_STATUS_IGNORE));
+    /* one member's part refused in a collective call: the others go on, nobody hangs */
+    if (rank == 0)
+        FAILS(MPI_ERR_ARG, MPI_File_write_at_all(fh, 0, buf, 3, MPI_BYTE, MPI_STATUS_IGNORE));
+    else
+        OK(MPI_File_write_at_all(fh, 1, buf, 1, MPI_INT, MPI_STATUS_IGNORE));
+    if (rank == 0)
+        FAILS(MPI_ERR_TYPE, MPI_File_set_view(fh, 0, MPI_INT, MPI_CHAR, "native", MPI_INFO_NULL));
+    else
+        FAILS(MPI_ERR_OTHER, MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL));
     FAILS(MPI_ERR_FILE_IN_USE, MPI_File_delete(path, MPI_INFO_NULL));
     /* the handler returns: the call succeeds (as MPI_Comm_call_errhandler) */
     int before = file_calls;
