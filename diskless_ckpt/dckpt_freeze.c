@@ -20,8 +20,11 @@
  * some member's half does not hold (dckpt_checkpoint.c). A half that is not
  * DONE, holds a newer epoch than the committed
  * one, or was written with another layout skips nothing; a restore clears
- * the other half and the frozen mark, so the first checkpoints after a
- * rollback (and every one on a replacement) encode everything. The CRC of
+ * the other half and the frozen mark, and a half decoded by a restore has
+ * nothing frozen (dckpt_store_slot_clear), so the first checkpoint after a
+ * rollback skips only what the restored half had frozen when it was
+ * written and the application has frozen again, and nothing in a group with
+ * a decoded member. The CRC of
  * the half still covers all of it (the skipped bytes are read, not sent).
  */
 #include "dckpt_internal.h"
