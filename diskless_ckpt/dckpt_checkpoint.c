@@ -10,6 +10,9 @@
  *      bytes into its half chunk by chunk (computing their CRC) and folds them
  *      into the running checksums on their way along the chain to the
  *      checksum ranks, which receive straight into their half (and CRC it);
+ *      incremental (dckpt_freeze.c): only the bytes some member changed since
+ *      the committed epoch; those frozen since then that the half does not
+ *      hold yet are copied locally from the committed half first;
  *   3. group allgather of the CRCs and statuses: when it returns with every
  *      status 0, every member of the group has its part of epoch e: the half
  *      is DONE on this rank;
@@ -66,8 +69,37 @@ static int ckpt_next_run(void *arg, size_t from, size_t *off, size_t *len)
 {
     dckpt_ctx_t *ctx = arg;
     const dckpt_slot_t *slot = &ctx->slot[ctx->active < 0 ? 0 : 1 - ctx->active];
-    return dckpt_freeze_next_run(slot->recs, ctx->lay.k, ctx->lay.group_size, slot->frag_len,
+    return dckpt_freeze_next_run(slot->recs, 0, ctx->lay.k, ctx->lay.group_size, slot->frag_len,
                                  from, off, len);
+}
+
+/* The bytes that no member encodes but some member's half being written does
+   not hold (frozen since the committed epoch, not since the older one in
+   this half): copied from the committed half, [0, len) of mine. 0, or -1
+   when the committed half is too short (cannot happen: the same layout). */
+static int ckpt_copy_frozen(dckpt_ctx_t *ctx, dckpt_slot_t *slot, size_t len)
+{
+    if (ctx->active < 0)
+        return 0;
+    const dckpt_slot_t *from = &ctx->slot[ctx->active];
+    const dckpt_layout_t *lay = &ctx->lay;
+    size_t at = 0, o, l, eo, el;
+    while (at < len && dckpt_freeze_next_run(slot->recs, 1, lay->k, lay->group_size,
+                                             slot->frag_len, at, &o, &l) && l > 0) {
+        size_t end = o + l < len ? o + l : len, x = o;
+        while (x < end) { /* [x, end) minus the runs the pipe encodes */
+            int more = ckpt_next_run(ctx, x, &eo, &el);
+            size_t stop = more && eo < end ? eo : end;
+            if (stop > x) {
+                if (stop > from->len)
+                    return -1;
+                memcpy(slot->buf + x, from->buf + x, stop - x);
+            }
+            x = more && eo < end ? eo + el : end;
+        }
+        at = o + l;
+    }
+    return 0;
 }
 
 /* their total length */
@@ -142,7 +174,11 @@ int dckpt_checkpoint(dckpt_ctx_t *ctx, const void *meta, size_t meta_len, int64_
     dckpt_slot_t *slot = &ctx->slot[w];
     int64_t epoch = ctx->next_epoch;
     size_t data_bytes = lay->is_checksum ? 0 : dckpt_store_registered_bytes(ctx);
-    dckpt_frz_t skip = dckpt_freeze_skip(ctx, w, data_bytes); /* before the half is cleared */
+    /* before the half is cleared: what need not be encoded (frozen since the
+       committed epoch) and, of it, what the half holds already */
+    dckpt_frz_t skip = ctx->active < 0 ? dckpt_freeze_skip(ctx, w, data_bytes)
+                                       : dckpt_freeze_skip(ctx, ctx->active, data_bytes);
+    dckpt_frz_t have = dckpt_freeze_skip(ctx, w, data_bytes);
 
     dckpt_store_slot_clear(slot);
     slot->state = DCKPT_SLOT_PENDING;
@@ -163,6 +199,7 @@ int dckpt_checkpoint(dckpt_ctx_t *ctx, const void *meta, size_t meta_len, int64_
     rec.status = local;
     rec.meta_len = (uint32_t)meta_len;
     rec.skip = skip;
+    rec.have = have;
     if (meta_len > 0)
         memcpy(rec.meta, meta, meta_len);
     if (slot->recs == NULL)
@@ -194,6 +231,9 @@ int dckpt_checkpoint(dckpt_ctx_t *ctx, const void *meta, size_t meta_len, int64_
             local = dckpt_store_slot_reserve(slot, frag_len, gsz);
             have_buf = local == DCKPT_SUCCESS; /* without storage, receive and drop */
         }
+        if (have_buf && frag_len > 0 &&
+            ckpt_copy_frozen(ctx, slot, lay->is_checksum ? frag_len : data_bytes) != 0)
+            local = DCKPT_ERR_STATE; /* the others learn it in stage 3 */
         long stop = fault.kind == DCKPT_FAULT_ENCODE_STOP ? fault.arg : -1;
         if (frag_len > 0 &&
             ckpt_encode(ctx, slot, have_buf, data_bytes, stop, &crc) != DCKPT_SUCCESS)

@@ -7,16 +7,24 @@
  *
  * Why it is safe. Epoch e goes into the half that holds epoch e - 2 (the
  * other half holds e - 1, the committed one). The bytes F that were frozen
- * when e - 2 was written have kept their values since, on this rank; a byte
+ * when e - 1 was written have kept their values since, on this rank; a byte
  * offset that every member of the group can say the same for (or that lies
- * in its zero padding) holds in that half the group's checksum of epoch e
- * too. Each member computes what it may skip (dckpt_freeze_skip), the
- * checkpoint's record exchange carries it, and every member computes the
- * same runs of offsets that some member cannot skip (dckpt_freeze_runs):
- * the pipe streams only those. A half that is not DONE, holds a newer epoch than the committed
+ * in its zero padding) holds in the committed half the group's checksum of
+ * epoch e too. Each member computes what it may skip (dckpt_freeze_skip on
+ * the committed half: rec.skip) and, of that, what the half being written
+ * holds already (frozen when e - 2 was written, if that half is DONE:
+ * rec.have); the checkpoint's record exchange carries both, and every
+ * member computes the same runs of offsets (dckpt_freeze_next_run): the
+ * pipe streams those that some member cannot skip, and every member copies
+ * locally, from its committed half into the other, those that all skip but
+ * some member's half does not hold (dckpt_checkpoint.c). A half that is not
+ * DONE, holds a newer epoch than the committed
  * one, or was written with another layout skips nothing; a restore clears
- * the other half and the frozen mark, so the first checkpoints after a
- * rollback (and every one on a replacement) encode everything. The CRC of
+ * the other half and the frozen mark, and a half decoded by a restore has
+ * nothing frozen (dckpt_store_slot_clear), so the first checkpoint after a
+ * rollback skips only what the restored half had frozen when it was
+ * written and the application has frozen again, and nothing in a group with
+ * a decoded member. The CRC of
  * the half still covers all of it (the skipped bytes are read, not sent).
  */
 #include "dckpt_internal.h"
@@ -51,8 +59,8 @@ dckpt_frz_t dckpt_freeze_skip(const dckpt_ctx_t *ctx, int w, size_t data_bytes)
 {
     const dckpt_slot_t *s = &ctx->slot[w];
     dckpt_frz_t none = {0, 0, 0, 0, 0, 0};
-    if (ctx->active < 0 || w == ctx->active || s->state != DCKPT_SLOT_DONE ||
-        s->epoch >= ctx->epoch || s->recs == NULL)
+    if (ctx->active < 0 || s->state != DCKPT_SLOT_DONE || s->recs == NULL ||
+        (w == ctx->active ? s->epoch != ctx->epoch : s->epoch >= ctx->epoch))
         return none;
     if (ctx->lay.is_checksum) {
         none.ok = 1; /* it stores what the data ranks send: they decide */
@@ -106,12 +114,18 @@ static int frz_at(const dckpt_frz_t *f, uint64_t bytes, uint64_t x, uint64_t *en
     return 0;
 }
 
-int dckpt_freeze_next_run(const dckpt_rec_t *recs, int k, int gsz, size_t frag_len, size_t from,
-                          size_t *off, size_t *len)
+/* recs[i].skip or recs[i].have */
+static const dckpt_frz_t *frz_of(const dckpt_rec_t *r, int have)
+{
+    return have ? &r->have : &r->skip;
+}
+
+int dckpt_freeze_next_run(const dckpt_rec_t *recs, int have, int k, int gsz, size_t frag_len,
+                          size_t from, size_t *off, size_t *len)
 {
     int all = 0;
     for (int i = 0; i < gsz; i++)
-        if (!recs[i].skip.ok)
+        if (!frz_of(&recs[i], have)->ok)
             all = 1; /* a member's half does not hold the older epoch */
     uint64_t x = from, end;
     while (x < frag_len) {
@@ -119,7 +133,7 @@ int dckpt_freeze_next_run(const dckpt_rec_t *recs, int k, int gsz, size_t frag_l
         uint64_t stop = UINT64_MAX;
         int skip = !all;
         for (int i = 0; i < k && skip; i++)
-            if (!frz_at(&recs[i].skip, recs[i].bytes, x, &end))
+            if (!frz_at(frz_of(&recs[i], have), recs[i].bytes, x, &end))
                 skip = 0;
             else if (end < stop)
                 stop = end;
@@ -134,7 +148,7 @@ int dckpt_freeze_next_run(const dckpt_rec_t *recs, int k, int gsz, size_t frag_l
     while (go < frag_len) {
         uint64_t far = go;
         for (int i = 0; i < k; i++)
-            if (!frz_at(&recs[i].skip, recs[i].bytes, go, &end) && end > far)
+            if (!frz_at(frz_of(&recs[i], have), recs[i].bytes, go, &end) && end > far)
                 far = end;
         if (far == go)
             break; /* every member skips go */

@@ -57,7 +57,9 @@ typedef struct dckpt_rec {
     int32_t status;      /* 0, or the DCKPT_ERR_ code that failed this member's part */
     uint32_t meta_len;
     uint32_t reserved;
-    dckpt_frz_t skip;    /* bytes this member need not encode again (dckpt_freeze.c) */
+    dckpt_frz_t skip;    /* bytes this member need not encode again: frozen since the
+                            committed epoch, copied from its half (dckpt_freeze.c) */
+    dckpt_frz_t have;    /* of those, the bytes the half being written holds already */
     unsigned char meta[DCKPT_META_MAX];
 } dckpt_rec_t;
 
@@ -166,15 +168,17 @@ void dckpt_store_done_range(const dckpt_ctx_t *ctx, int64_t *newest, int64_t *ol
 int dckpt_store_pool_reserve(dckpt_ctx_t *ctx, size_t bytes);
 
 /* ---- dckpt_freeze.c */
-/* The bytes of the state that this rank need not encode again into slot w:
-   they hold the same values in w (an older epoch) as now. */
-dckpt_frz_t dckpt_freeze_skip(const dckpt_ctx_t *ctx, int w, size_t data_bytes);
+/* The bytes of the state that hold the same values in slot s (an older
+   epoch, DONE: the committed one or the one before) as now. */
+dckpt_frz_t dckpt_freeze_skip(const dckpt_ctx_t *ctx, int s, size_t data_bytes);
 /* The first run of offsets in [from, frag_len) that the group (k data
-   members, then its checksum members, gsz in all) must encode: the bytes
-   not skipped by every data member (recs[i].skip, recs[i].bytes); all of
-   them if a member's half cannot be used. Returns 0 when there is none. */
-int dckpt_freeze_next_run(const dckpt_rec_t *recs, int k, int gsz, size_t frag_len, size_t from,
-                          size_t *off, size_t *len);
+   members, then its checksum members, gsz in all) must encode (have 0:
+   the bytes not skipped by every data member, recs[i].skip, recs[i].bytes)
+   or must fill otherwise than from the half being written (have 1: by
+   recs[i].have); all of them if a member's half cannot be used. Returns 0
+   when there is none. */
+int dckpt_freeze_next_run(const dckpt_rec_t *recs, int have, int k, int gsz, size_t frag_len,
+                          size_t from, size_t *off, size_t *len);
 
 /* ---- dckpt_pipe.c */
 /*

@@ -108,6 +108,9 @@ void dckpt_store_slot_clear(dckpt_slot_t *slot)
     slot->epoch = 0;
     slot->len = 0;
     slot->frag_len = 0;
+    /* nothing of what it will hold is known to be frozen: a checkpoint sets
+       it, a decoded (restored) half keeps it empty (dckpt_freeze.c) */
+    memset(&slot->frozen, 0, sizeof(slot->frozen));
 }
 
 void dckpt_store_slot_release(dckpt_slot_t *slot)

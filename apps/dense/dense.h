@@ -346,9 +346,11 @@ int dense_abft_lost(dense_ctx_t *d, MPI_Comm group, int lost, int pos, const cha
 double dense_abft_sign(int root, int cpos, int pos);
 /* The factorizations with a checksum process column (lu, qr; grid column
    Q, A of the data grid's shape). dense_abft_copy: back 0 copies into bk
-   (dense_mat_bytes(A) is enough) the part of A that panel k may change (rows
-   and columns from the panel's first; a checksum rank: all its columns),
-   back 1 copies it back. dense_abft_recover_row, in abft_recover: *state
+   (local rows x NB doubles are enough) the part of A that panel k changes
+   before its trailing update, on the process column that owns it: the
+   panel's block column, rows from its first (elsewhere: nothing); back 1
+   copies it back. The app undoes the rest itself (the trailing update, lu's
+   row swaps) before dense_abft_recover_row, in abft_recover: *state
    is the panels done in A (-1: in the middle of one), *bk_panel the panel
    bk was copied for. Brings A back to the start of `panel` from bk where it
    can; *lost: it could not (a replacement); then, collective over the grid,

@@ -35,23 +35,20 @@ double dense_abft_sign(int root, int cpos, int pos)
     return root == cpos || pos == cpos ? 1.0 : -1.0;
 }
 
-/* the part of A that panel k may change (the factorizations' checksum
-   column, lu and qr): rows from the panel's first row, columns from the
-   panel's first column (a checksum rank: all its columns) */
-static void abft_region(const dense_ctx_t *d, const dense_mat_t *A, int64_t k, int64_t *r0,
-                        int64_t *c0)
-{
-    const dense_grid_t *g = &d->grid;
-    *r0 = dense_numroc(k * A->nb, A->nb, g->myrow, d->o->P);
-    *c0 = g->mycol < d->o->Q ? dense_numroc(k * A->nb, A->nb, g->mycol, d->o->Q) : 0;
-}
-
+/* what panel k changes before its trailing update (lu, qr): its own
+   columns, rows from its first row on, on the process column that owns it
+   (the trailing update and lu's row swaps are undone by the apps) */
 void dense_abft_copy(const dense_ctx_t *d, dense_mat_t *A, double *bk, int64_t k, int back)
 {
-    int64_t r0, c0;
-    abft_region(d, A, k, &r0, &c0);
+    const dense_grid_t *g = &d->grid;
+    int64_t j = k * A->nb;
+    if (g->mycol >= d->o->Q || j >= A->N || dense_g2p(j, A->nb, d->o->Q) != g->mycol)
+        return;
+    int64_t r0 = dense_numroc(j, A->nb, g->myrow, d->o->P);
+    int64_t c0 = dense_g2l(j, A->nb, d->o->Q);
+    int64_t jb = A->N - j < A->nb ? A->N - j : A->nb;
     size_t h = (size_t)(A->lr - r0);
-    for (int64_t c = c0; c < A->lc; c++) {
+    for (int64_t c = c0; c < c0 + jb; c++) {
         double *a = &DENSE_AT(A, r0, c), *b = bk + (size_t)(c - c0) * h;
         memcpy(back ? a : b, back ? b : a, sizeof(double) * h);
     }

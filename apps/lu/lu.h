@@ -41,9 +41,14 @@ typedef struct lu_app {
     double *x;              /* the solution, n x nrhs, on every computing rank */
     double *xl;             /* x by my local column: lc x nrhs */
     /* --ft abft (lu_abft.c) */
-    double *bk;             /* the part panel k changes, copied at its start */
+    double *bk;             /* panel k's block column (its owner), copied at its start */
     int64_t bk_panel;       /* the panel bk was taken for (-1: none) */
     int64_t state;          /* panels done in A (-1: in the middle of a panel) */
+    double *bkr;            /* the rows panel k swaps or solves, my columns right of
+                               it, copied before the swaps: nbkr x (lc - bkr_c0) */
+    int64_t *bkr_row;       /* their local indices (at most 2 NB) */
+    int nbkr;               /* -1: not copied yet in panel bk_panel */
+    int64_t bkr_c0;
 } lu_app_t;
 
 /* lu_pfact.c: factor the jb columns of the panel at global column j (local
@@ -54,10 +59,14 @@ int lu_panel(void *app, dense_ctx_t *d, int64_t k);
 /* dense_ops_t finish callback: solve, check, checksum */
 int lu_finish(void *app, dense_ctx_t *d);
 
-/* --ft abft (lu_abft.c): the checksum column's ranks; the copy taken at the
-   start of panel k; the recovery (dense_ops_t.abft_recover) */
+/* --ft abft (lu_abft.c): the checksum column's ranks; the copy of the panel
+   taken at the start of panel k; the copy of the rows it swaps, before the
+   swaps (its pivots in a->ipiv, my columns from c0); the recovery
+   (dense_ops_t.abft_recover) */
 int lu_abft_extra_ranks(const dense_opts_t *o);
+int lu_abft_alloc(lu_app_t *a);
 int lu_abft_backup(lu_app_t *a, dense_ctx_t *d, int64_t k);
+void lu_abft_save_rows(lu_app_t *a, const dense_ctx_t *d, int64_t j, int jb, int64_t c0);
 int lu_abft_recover(void *app, dense_ctx_t *d, int64_t panel, int64_t done);
 
 /* the right-hand side b (stream 1 of the seed) and the matrix A (stream 0) */

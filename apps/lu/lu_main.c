@@ -73,7 +73,7 @@ static int lu_setup(void *app, dense_ctx_t *d)
     if (!a->ipiv || !a->Lb[0] || !a->Lb[1] || !a->U || !a->ublk || !a->rowbuf || !a->x ||
         !a->xl)
         goto nomem;
-    if (o->ft == DENSE_FT_ABFT && !(a->bk = malloc(dense_mat_bytes(&a->A) + 8)))
+    if (o->ft == DENSE_FT_ABFT && lu_abft_alloc(a))
         goto nomem;
     if (dense_register(d, a->A.a, dense_mat_bytes(&a->A)) ||
         dense_register(d, a->ipiv, sizeof(double) * (size_t)a->n)) {
@@ -178,5 +178,7 @@ int main(int argc, char **argv)
     free(a.x);
     free(a.xl);
     free(a.bk);
+    free(a.bkr);
+    free(a.bkr_row);
     return dense_end(&d);
 }

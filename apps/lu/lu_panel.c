@@ -13,6 +13,9 @@
  *     (dtrsm) and broadcasts U12 down each process column;
  *  5. A22 -= L21 U12 (dgemm) on every rank.
  *
+ * With --ft abft, lu_abft.c copies the panel at its start and the rows its
+ * swaps and dtrsm change before step 3; step 5 is undone numerically.
+ *
  * Look-ahead (depth 1, as HPL's; a->lookahead, never with --ft abft, whose
  * checksum column and backups assume one panel at a time): in step 5 the
  * process column that owns panel k + 1 first updates that panel's columns,
@@ -160,6 +163,8 @@ int lu_panel(void *app, dense_ctx_t *d, int64_t k)
             return rc;
     }
     memcpy(a->ipiv + j, L + lsz, sizeof(double) * (size_t)jb);
+    if (a->bk)
+        lu_abft_save_rows(a, d, j, jb, c0);
     /* 3. row swaps right of the panel */
     if ((rc = panel_swaps(a, d, j, jb, c0)) != MPI_SUCCESS)
         return rc;

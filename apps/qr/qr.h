@@ -32,7 +32,7 @@ typedef struct qr_app {
     qr_checks_t checks; /* set by finish on every computing rank */
     char ls_text[128];  /* the least-squares check's text, with ||b - A x|| */
     /* --ft abft (qr_abft.c) */
-    double *bk;         /* the part panel k changes, copied at its start */
+    double *bk;         /* panel k's block column (its owner), copied at its start */
     int64_t bk_panel;   /* the panel bk was taken for (-1: none) */
     int64_t state;      /* panels done in A (-1: in the middle of a panel) */
     double *vs;         /* a checksum rank: its process row's rows of every V */

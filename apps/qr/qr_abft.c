@@ -26,8 +26,16 @@
  *
  * Recovery at panel boundary k (the skeleton's checkpointed count): the
  * replicated tau of the panels before k comes back to a replacement (a MAX
- * over the grid: tau >= 0, the lost ranks put in 0); a survivor in the
- * middle of panel k copies back what it saved at the panel's start; in each
+ * over the grid: tau >= 0, the lost ranks put in 0); a survivor whose A is
+ * not at the start of panel k brings it back there. Before its trailing
+ * update a panel changes only its own block column (on its owner), which
+ * is copied at the panel's start (O(n NB) per panel, not the trailing
+ * block); the update C -= V W (W = T^T V^T C) is the panel's last step,
+ * after its last message, so a survivor has done all of it or none; done
+ * (panel k finished, the count k + 1 not checkpointed), it is undone
+ * numerically, C += V W, with V and W still in the work space, then the
+ * block column is copied back (the answer is checked, not bit-identical,
+ * after a recovery). In each
  * process row with one lost rank, one MPI_Reduce over the row rebuilds its
  * R and trailing part (dense_abft_recover_row), then its V blocks come
  * back: from the checksum rank's copies (a data rank lost), or from the
@@ -36,6 +44,7 @@
  */
 #include "qr.h"
 
+#include <cblas.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,7 +71,8 @@ static int v_width(const qr_app_t *a, int64_t k)
 int qr_abft_setup(qr_app_t *a, dense_ctx_t *d)
 {
     int np = qr_npanels(&a->A);
-    if (!(a->bk = malloc(dense_mat_bytes(&a->A) + 8)))
+    if (!(a->bk = malloc(sizeof(double) * (size_t)(a->A.lr > 0 ? a->A.lr : 1) *
+                             (size_t)a->A.nb + 8)))
         return -1;
     a->bk_panel = a->state = -1;
     if (d->grid.mycol < d->o->Q)
@@ -149,10 +159,32 @@ static int v_rebuild(qr_app_t *a, dense_ctx_t *d, int64_t panel, int root)
     return rc;
 }
 
+/* panel k's trailing update C -= V W undone: C += V W (V and W of panel k
+   still in the work space: no later panel has started) */
+static void undo_update(qr_app_t *a, const dense_ctx_t *d, int64_t k)
+{
+    const dense_grid_t *g = &d->grid;
+    dense_mat_t *A = &a->A;
+    int nb = A->nb, jb = v_width(a, k);
+    int64_t i0, mv = v_rows(a, d, k, &i0);
+    int64_t lcs = g->mycol < d->o->Q ? dense_numroc(k * nb + jb, nb, g->mycol, d->o->Q) : 0;
+    int64_t ncl = A->lc - lcs;
+    if (mv > 0 && ncl > 0)
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)mv, (int)ncl, jb, 1.0,
+                    qr_house_v(&a->wk, A, (int)k), (int)mv, a->wk.w, jb, 1.0,
+                    &DENSE_AT(A, i0, lcs), (int)A->ld);
+}
+
 int qr_abft_recover(void *app, dense_ctx_t *d, int64_t panel, int64_t done)
 {
     qr_app_t *a = app;
     (void)done;
+    if (a->state == panel + 1 && a->bk_panel == panel) {
+        if (d->o->verbose)
+            fprintf(stderr, "qr: grid rank %d: panel %lld's update undone\n", d->grid.rank,
+                    (long long)panel);
+        undo_update(a, d, panel); /* the block column: dense_abft_recover_row */
+    }
     /* tau of the finished panels: every survivor has it, a replacement 0 */
     int64_t nt = panel * a->A.nb < a->A.N ? panel * a->A.nb : a->A.N;
     if (a->state != panel && a->bk_panel != panel) /* lost: mine are not to be trusted */

@@ -78,19 +78,38 @@ static double combine_norms(const double *vals, int P)
     return scale * sqrt(ssq);
 }
 
-/* Unblocked factorization of panel k on its process column (pdgeqr2):
-   one Householder reflector per column, H = I - tau v v^T with v(0) = 1,
-   beta = -sign(alpha) ||(alpha, x)||, as LAPACK's dlarfg. */
-static int panel_factor(const dense_grid_t *g, dense_mat_t *A, int k, double *tau, qr_work_t *wk)
+/* dlarft, forward, columnwise, from G = V^T V (ldg): T(0:i, i) = -tau_i
+   T(0:i, 0:i) G(0:i, i), jb x jb into T (ldt) */
+static void form_t(double *T, int ldt, const double *G, int ldg, const double *tau, int jb)
 {
-    int nb = A->nb, j0 = k * nb, jb = panel_width(A, k);
+    for (int i = 0; i < jb; i++)
+        memset(T + (size_t)i * ldt, 0, (size_t)jb * sizeof(double));
+    for (int i = 0; i < jb; i++) {
+        double ti = tau[i];
+        T[(size_t)i * ldt + i] = ti;
+        if (ti == 0.0 || i == 0)
+            continue;
+        double *ci = T + (size_t)i * ldt;
+        for (int r = 0; r < i; r++)
+            ci[r] = -ti * G[(size_t)i * ldg + r];
+        cblas_dtrmv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, i, T, ldt, ci, 1);
+    }
+}
+
+/* Columns [c, c + w) of panel k, one Householder reflector per column
+   (pdgeqr2): H = I - tau v v^T with v(0) = 1, beta = -sign(alpha)
+   ||(alpha, x)||, as LAPACK's dlarfg, each applied to the rest of [c, c + w). */
+static int factor_base(const dense_grid_t *g, dense_mat_t *A, int k, int c, int w, double *tau,
+                       qr_work_t *wk)
+{
+    int nb = A->nb, j0 = k * nb;
     int pr0 = k % g->P;
     int i0 = (int)dense_numroc(j0, nb, g->myrow, g->P);
     int lc0 = (int)dense_numroc(j0, nb, g->mycol, g->Q);
     int diag = g->myrow == pr0;
-    double send[2], *valp = wk->gram, *w = wk->w; /* the norms of every process row */
+    double send[2], *valp = wk->gram, *wv = wk->w; /* the norms of every process row */
     int rc = MPI_SUCCESS;
-    for (int j = 0; j < jb && rc == MPI_SUCCESS; j++) {
+    for (int j = c; j < c + w && rc == MPI_SUCCESS; j++) {
         double *col = A->a + (size_t)(lc0 + j) * A->ld;
         int ir = i0 + j;                /* the diagonal's local row on pr0 */
         int ib = diag ? ir + 1 : i0;    /* my first row below the diagonal */
@@ -111,27 +130,87 @@ static int panel_factor(const dense_grid_t *g, dense_mat_t *A, int k, double *ta
                 col[ir] = beta;
         }
         tau[j0 + j] = t;
-        int nr = jb - j - 1;
+        int nr = c + w - j - 1;
         if (t == 0.0 || nr == 0)
             continue;
-        /* w = v^T A(:, j+1 .. jb) over the process column, then A -= t v w^T */
+        /* w = v^T A(:, j+1 .. c+w) over the process column, then A -= t v w^T */
         double *rest = col + A->ld;
         if (nbelow > 0)
             cblas_dgemv(CblasColMajor, CblasTrans, nbelow, nr, 1.0, rest + ib, A->ld, col + ib,
-                        1, 0.0, w, 1);
+                        1, 0.0, wv, 1);
         else
-            memset(w, 0, (size_t)nr * sizeof(double));
+            memset(wv, 0, (size_t)nr * sizeof(double));
         if (diag)
-            cblas_daxpy(nr, 1.0, rest + ir, A->ld, w, 1);
-        rc = MPI_Allreduce(MPI_IN_PLACE, w, nr, MPI_DOUBLE, MPI_SUM, g->col);
+            cblas_daxpy(nr, 1.0, rest + ir, A->ld, wv, 1);
+        rc = MPI_Allreduce(MPI_IN_PLACE, wv, nr, MPI_DOUBLE, MPI_SUM, g->col);
         if (rc != MPI_SUCCESS)
             break;
         if (diag)
-            cblas_daxpy(nr, -t, w, 1, rest + ir, A->ld);
+            cblas_daxpy(nr, -t, wv, 1, rest + ir, A->ld);
         if (nbelow > 0)
-            cblas_dger(CblasColMajor, nbelow, nr, -t, col + ib, 1, w, 1, rest + ib, A->ld);
+            cblas_dger(CblasColMajor, nbelow, nr, -t, col + ib, 1, wv, 1, rest + ib, A->ld);
     }
     return rc;
+}
+
+#define QR_PANEL_BASE 16 /* columns factored one by one below this width */
+
+/* Columns [c, c + w) of panel k on its process column (as LAPACK's dgeqrf
+   inside the panel, or dgeqrt3): the left half, then its reflectors applied
+   to the right half in compact WY form (V1 and T1 from V1^T V1, W = V1^T A2
+   with one MPI_Allreduce of [G | W] over the process column, A2 -= V1 T1^T
+   W), then the right half; below QR_PANEL_BASE columns, column by column.
+   The scratch: V1 and T1 in wk->buf (panel_vt fills it afterwards), G and
+   W in wk->w. */
+static int factor_cols(const dense_grid_t *g, dense_mat_t *A, int k, int c, int w, double *tau,
+                       qr_work_t *wk)
+{
+    if (w <= QR_PANEL_BASE)
+        return factor_base(g, A, k, c, w, tau, wk);
+    int w1 = w / 2, w2 = w - w1, rc;
+    if ((rc = factor_cols(g, A, k, c, w1, tau, wk)) != MPI_SUCCESS)
+        return rc;
+    int nb = A->nb, j0 = k * nb;
+    int i0 = (int)dense_numroc(j0, nb, g->myrow, g->P);
+    int lc0 = (int)dense_numroc(j0, nb, g->mycol, g->Q);
+    int is = g->myrow == k % g->P ? i0 + c : i0; /* my first row from global row j0 + c */
+    int mv = A->lr - is;
+    double *T1 = wk->buf, *V1 = T1 + (size_t)nb * nb + nb, *G = wk->w, *W = G + (size_t)w1 * w1;
+    for (int j = 0; j < w1; j++) { /* V1: the unit lower triangle on the diagonal block */
+        double *v = V1 + (size_t)j * mv;
+        if (mv > 0)
+            memcpy(v, A->a + (size_t)(lc0 + c + j) * A->ld + is, (size_t)mv * sizeof(double));
+        if (g->myrow == k % g->P) {
+            for (int r = 0; r < j && r < mv; r++)
+                v[r] = 0.0;
+            if (j < mv)
+                v[j] = 1.0;
+        }
+    }
+    double *A2 = A->a + (size_t)(lc0 + c + w1) * A->ld + is;
+    if (mv > 0) {
+        cblas_dsyrk(CblasColMajor, CblasUpper, CblasTrans, w1, mv, 1.0, V1, mv, 0.0, G, w1);
+        cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, w1, w2, mv, 1.0, V1, mv, A2,
+                    (int)A->ld, 0.0, W, w1);
+    } else {
+        memset(G, 0, (size_t)w1 * (w1 + w2) * sizeof(double));
+    }
+    rc = MPI_Allreduce(MPI_IN_PLACE, G, w1 * (w1 + w2), MPI_DOUBLE, MPI_SUM, g->col);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    form_t(T1, w1, G, w1, tau + j0 + c, w1);
+    cblas_dtrmm(CblasColMajor, CblasLeft, CblasUpper, CblasTrans, CblasNonUnit, w1, w2, 1.0, T1,
+                w1, W, w1);
+    if (mv > 0)
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, mv, w2, w1, -1.0, V1, mv, W, w1,
+                    1.0, A2, (int)A->ld);
+    return factor_cols(g, A, k, c + w1, w2, tau, wk);
+}
+
+/* Panel k on its process column */
+static int panel_factor(const dense_grid_t *g, dense_mat_t *A, int k, double *tau, qr_work_t *wk)
+{
+    return factor_cols(g, A, k, 0, panel_width(A, k), tau, wk);
 }
 
 void qr_panel_v(const dense_grid_t *g, const dense_mat_t *A, int k, double *V)
@@ -171,19 +250,8 @@ static int panel_vt(const dense_grid_t *g, const dense_mat_t *A, int k, double *
         rc = MPI_Allreduce(MPI_IN_PLACE, G, jb * jb, MPI_DOUBLE, MPI_SUM, g->col);
         if (rc != MPI_SUCCESS)
             return rc;
-        /* dlarft, forward, columnwise: T(0:i, i) = -tau_i T(0:i, 0:i) G(0:i, i) */
-        memset(T, 0, (size_t)jb * jb * sizeof(double));
-        for (int i = 0; i < jb; i++) {
-            double ti = tau[j0 + i];
-            tb[i] = ti;
-            T[(size_t)i * jb + i] = ti;
-            if (ti == 0.0 || i == 0)
-                continue;
-            double *ci = T + (size_t)i * jb;
-            for (int r = 0; r < i; r++)
-                ci[r] = -ti * G[(size_t)i * jb + r];
-            cblas_dtrmv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, i, T, jb, ci, 1);
-        }
+        memcpy(tb, tau + j0, (size_t)jb * sizeof(double));
+        form_t(T, jb, G, jb, tau + j0, jb);
     }
     int nrow;
     if ((rc = MPI_Comm_size(g->row, &nrow)) != MPI_SUCCESS)

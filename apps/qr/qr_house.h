@@ -3,10 +3,13 @@
  * matrix, as ScaLAPACK's pdgeqrf does it (docs/qr.md, "Algorithm"):
  *
  *   for each panel of NB columns (process column pc owns it):
- *     panel factorization, column by column (pdgeqr2): the norm of the
- *       column below the diagonal by one MPI_Allgather over the process
- *       column, the reflector applied to the rest of the panel with one
- *       MPI_Allreduce of the row w = v^T A_panel;
+ *     panel factorization, recursive (as dgeqrf inside the panel): the
+ *       left half, its reflectors applied to the right half in compact WY
+ *       form (one MPI_Allreduce of [V1^T V1 | V1^T A2] over the process
+ *       column), then the right half; below 16 columns column by column
+ *       (pdgeqr2): the norm of the column below the diagonal by one
+ *       MPI_Allgather over the process column, the reflector applied to the
+ *       rest of the block with one MPI_Allreduce of the row w = v^T A_blk;
  *     T factor (dlarft): G = V^T V (one MPI_Allreduce over the process
  *       column), T(0:i, i) = -tau_i T(0:i, 0:i) G(0:i, i);
  *     V and T broadcast along the process rows;
