@@ -1,8 +1,10 @@
 /*
  * MPI_Buffer_attach/detach and the allocator behind buffered sends. Each
- * buffered message takes MPI_BSEND_OVERHEAD + packed size bytes (rounded
- * to 16) of the attached buffer, first fit; space returns when the
- * internal send completes. Detach waits until every buffered message has
+ * buffered message takes a segment header and its packed bytes, rounded up
+ * to 16, of the attached buffer, first fit: never more than packed size +
+ * MPI_BSEND_OVERHEAD, so a buffer sized by the standard's rule (the sum of
+ * those over the messages in flight) always has room. Space returns when
+ * the internal send completes. Detach waits until every buffered message has
  * been sent, as the standard requires.
  */
 #include "api/bsend.h"
@@ -21,7 +23,10 @@ static size_t bsize;
 static seg_t *used;    /* allocated segments, sorted */
 static int inflight;
 
-_Static_assert(sizeof(seg_t) <= MPI_BSEND_OVERHEAD, "bsend overhead");
+/* the header, rounded to 16; with the round-up of the whole segment it
+ * stays within MPI_BSEND_OVERHEAD */
+#define SEG_HDR ((sizeof(seg_t) + 15) & ~(size_t)15)
+_Static_assert(SEG_HDR + 15 <= MPI_BSEND_OVERHEAD, "bsend overhead");
 
 static void seg_done(req_t *r)
 {
@@ -58,7 +63,7 @@ int bsend_start(comm_t *c, const void *buf, int count, dt_t *dt, int dest, int t
     if (bytes > INT32_MAX)
         return err_cause(MPI_ERR_COUNT, "a buffered message of %zu bytes (at most %d)", bytes,
                          INT32_MAX);
-    size_t need = (MPI_BSEND_OVERHEAD + bytes + 15) & ~(size_t)15;
+    size_t need = (SEG_HDR + bytes + 15) & ~(size_t)15;
     size_t off;
     /* Sends completed since the last call give their space back. */
     progress_poll();
@@ -67,7 +72,7 @@ int bsend_start(comm_t *c, const void *buf, int count, dt_t *dt, int dest, int t
     if (seg_alloc(need, &off) != 0)
         return err_cause(MPI_ERR_BUFFER, "%zu bytes do not fit in the free part of the "
                                          "%zu-byte attached buffer", need, bsize);
-    char *data = bbuf + off + MPI_BSEND_OVERHEAD;
+    char *data = bbuf + off + SEG_HDR;
     req_t *r = req_new_p2p(REQ_SEND, c, data, (int)bytes, dt_get(MPI_BYTE), dest, tag,
                            SEND_STANDARD, 0);
     if (!r)

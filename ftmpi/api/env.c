@@ -12,8 +12,11 @@
 #include "ft/ft.h"
 #include "rma/rma.h"
 
-/* The World Model: 1 after MPI_Init, 2 after MPI_Finalize. The library
- * itself may run without it, for sessions (api/session.h). */
+/* The World Model: 1 after MPI_Init, 2 while MPI_Finalize runs, 3 once it
+ * has returned. The library itself may run without it, for sessions
+ * (api/session.h). MPI_Finalized is true only at 3 (MPI-4.0 11.2.2: "true if
+ * MPI_FINALIZE has completed"): the delete callbacks of MPI_COMM_SELF's
+ * attributes, run at the start of MPI_Finalize, still see false. */
 static int world_state;
 
 int api_world_active(void)
@@ -41,7 +44,7 @@ int api_lib_up(int required, int *provided)
 static int init_twice_error(const char *fname)
 {
     static int code_twice = -1, code_after = -1;
-    int after = ftg.finalized || world_state == 2;
+    int after = ftg.finalized || world_state >= 2;
     int *code = after ? &code_after : &code_twice;
     char s[MPI_MAX_ERROR_STRING];
     snprintf(s, sizeof s,
@@ -124,8 +127,10 @@ int PMPI_Finalize(void)
     world_state = 2;
     /* Sessions still open keep the library running (api/session.h). After
      * finalize no error handler exists: the code is returned. */
-    if (api_session_count() == 0)
-        API_LEAVE_RAISED(api_lib_down());
+    int down = api_session_count() == 0 ? api_lib_down() : MPI_SUCCESS;
+    world_state = 3;
+    if (down != MPI_SUCCESS)
+        API_LEAVE_RAISED(down);
     API_END();
 }
 
@@ -143,7 +148,7 @@ int PMPI_Finalized(int *flag)
 {
     if (!flag)
         return MPI_ERR_ARG;
-    *flag = world_state == 2;
+    *flag = world_state == 3;
     return MPI_SUCCESS;
 }
 

@@ -92,13 +92,19 @@ int attr_keyval_create(kv_kind_t kind, void (*copy)(void), void (*del)(void), vo
     return MPI_SUCCESS;
 }
 
+/* A key freed already but still alive (attributes still use it: MPI-4.0
+ * 7.7.2, the actual free waits for them) may be freed again through another
+ * copy of its handle, e.g. from its own delete callback: that second free is
+ * a no-op, as in MPICH, not a second release. A key that is gone is invalid. */
 int attr_keyval_free(kv_kind_t kind, int *keyval)
 {
     keyval_t *k = kv_get(kind, *keyval);
-    if (!k || k->freed)
+    if (!k)
         return MPI_ERR_KEYVAL;
-    k->freed = 1;
-    kv_unref(*keyval);
+    if (!k->freed) {
+        k->freed = 1;
+        kv_unref(*keyval);
+    }
     *keyval = MPI_KEYVAL_INVALID;
     return MPI_SUCCESS;
 }

@@ -4,8 +4,12 @@
  * communicator, during MPI_Comm_free and during MPI_Comm_delete_attr,
  * must not make the library free an attribute twice; and the callbacks
  * of MPI_COMM_SELF's attributes run at MPI_Finalize in the reverse order
- * of their setting (MPI-2.2, 8.7.1). The order is checked after
- * MPI_Finalize returns.
+ * of their setting (MPI-2.2, 8.7.1), while MPI_Finalized still says
+ * false (MPI-4.0 11.2.2: true once MPI_Finalize has completed). The order
+ * is checked after MPI_Finalize returns. Also: a key freed from its own
+ * delete callback through the callback's copy of the handle, then freed
+ * again by its creator (a no-op while attributes still use it, not an
+ * error or a second release).
  */
 #include "../mpi/mpitest.h"
 
@@ -84,14 +88,32 @@ static void free_keys(void)
 
 static char self_order[16];
 static int self_n;
+static int finalized_in_cb = -1;
 static int del_self(MPI_Comm comm, int keyval, void *val, void *extra)
 {
     if (self_n < (int)sizeof self_order - 1)
         self_order[self_n++] = (char)(intptr_t)extra;
+    int f = 1;
+    MPI_Finalized(&f);
+    if (f)
+        finalized_in_cb = 1;
+    else if (finalized_in_cb < 0)
+        finalized_in_cb = 0;
     (void)comm;
     (void)keyval;
     (void)val;
     return MPI_SUCCESS;
+}
+
+static int dk_free_seen; /* the key's value, saved by its callback */
+static int del_free_key(MPI_Comm comm, int keyval, void *val, void *extra)
+{
+    if (!dk_free_seen)
+        dk_free_seen = keyval;
+    (void)comm;
+    (void)val;
+    (void)extra;
+    return MPI_Comm_free_keyval(&keyval);
 }
 
 int main(int argc, char **argv)
@@ -163,7 +185,24 @@ int main(int argc, char **argv)
     T_MPI(MPI_Comm_free(&c));
     free_keys();
 
-    /* 5. MPI_COMM_SELF at MPI_Finalize: set a, b, c, d; the delete
+    /* 5. A key freed twice: from its delete callback (run when the
+     * duplicate is freed), then by its creator, then through a copy of the
+     * handle; an attribute on MPI_COMM_SELF keeps it alive meanwhile. */
+    int dk, dk_copy;
+    T_MPI(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, del_free_key, &dk, NULL));
+    dk_copy = dk;
+    T_MPI(MPI_Comm_dup(MPI_COMM_SELF, &c));
+    T_MPI(MPI_Comm_set_attr(MPI_COMM_SELF, dk, NULL));
+    T_MPI(MPI_Comm_set_attr(c, dk, NULL));
+    T_MPI(MPI_Comm_free(&c));
+    T_MPI(MPI_Comm_free_keyval(&dk));
+    T_CHECK(dk == MPI_KEYVAL_INVALID, "free_keyval left the handle %d", dk);
+    T_MPI(MPI_Comm_free_keyval(&dk_copy));
+    T_CHECK(dk_free_seen != 0, "the delete callback did not run at MPI_Comm_free");
+    /* MPI_COMM_SELF's attribute runs the callback (a third free) at
+     * MPI_Finalize */
+
+    /* 6. MPI_COMM_SELF at MPI_Finalize: set a, b, c, d; the delete
      * callbacks are expected in the order d c b a. */
     int sk[4];
     for (int i = 0; i < 4; i++) {
@@ -178,6 +217,11 @@ int main(int argc, char **argv)
     if (strcmp(self_order, "dcba") != 0) {
         fprintf(stderr, "FAIL [%s rank %d] MPI_COMM_SELF delete callbacks ran in order '%s', "
                         "expected 'dcba'\n", t_name, t_rank, self_order);
+        rc = 1;
+    }
+    if (finalized_in_cb != 0) {
+        fprintf(stderr, "FAIL [%s rank %d] MPI_Finalized said true inside a delete callback "
+                        "of MPI_COMM_SELF at MPI_Finalize (%d)\n", t_name, t_rank, finalized_in_cb);
         rc = 1;
     }
     return rc;
