@@ -169,10 +169,14 @@ static void deliver_into(req_t *r, const pkt_t *p, const void *data)
         req_complete(r);
         return;
     }
-    /* PKT_RTS */
+    /* PKT_RTS. One to self always points at contiguous data (the sender
+     * packed a non-contiguous buffer: p2p_start_send) that rndv_read
+     * unpacks into any receive datatype; a stream to self would never move
+     * (no transport carries DATA packets to their own sender). */
     int rc;
-    if ((p->flags & PKT_F_STREAM) ||
-        (!dt_is_contig(r->dt, (size_t)r->count) && !dt_iov_worthwhile(r->dt, (size_t)r->count)))
+    if (p->src_world != ftg.world_rank &&
+        ((p->flags & PKT_F_STREAM) ||
+         (!dt_is_contig(r->dt, (size_t)r->count) && !dt_iov_worthwhile(r->dt, (size_t)r->count))))
         rc = -EAGAIN; /* pack into fragments / unpack as they arrive */
     else
         rc = rndv_read(r, p);

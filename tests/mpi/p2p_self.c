@@ -3,7 +3,10 @@
  * rendezvous sizes: Isend + Recv, Irecv + Send, Issend + Recv, Irecv +
  * Rsend (the receive is posted first), Bsend + Recv, Sendrecv to self,
  * Probe of a self message, persistent self send/recv; also on
- * MPI_COMM_SELF. Every rank does this on its own.
+ * MPI_COMM_SELF. Every rank does this on its own. Then non-contiguous
+ * datatypes of short runs (a struct of 56 + 2 floats resized to 340 bytes)
+ * on either side or both, eager and rendezvous sizes: a rendezvous to self
+ * with such a receive type once waited for ever on a stream to itself.
  */
 #include "mpitest.h"
 
@@ -71,6 +74,49 @@ static void one_size(MPI_Comm comm, int me, int n, unsigned seed, char *sb, char
 #undef CHECK_RECV
 }
 
+/* Isend n elements of a 340-byte struct (232 bytes of data) to self and
+ * receive them as the struct or as bytes, or send bytes and receive the
+ * struct. */
+static void noncontig(int me, int n)
+{
+    MPI_Aint d[2] = {0, 332};
+    int b[2] = {56, 2};
+    MPI_Datatype ty[2] = {MPI_FLOAT, MPI_FLOAT}, tmp, st;
+    T_MPI(MPI_Type_create_struct(2, b, d, ty, &tmp));
+    T_MPI(MPI_Type_create_resized(tmp, 0, 340, &st));
+    T_MPI(MPI_Type_free(&tmp));
+    T_MPI(MPI_Type_commit(&st));
+    size_t ext = (size_t)n * 340, packed = (size_t)n * 232;
+    char *sb = t_malloc(ext), *rb = t_malloc(ext), *pk = t_malloc(packed), *ref = t_malloc(packed);
+    t_fill(sb, ext, (unsigned)(n + me));
+    int pos = 0;
+    T_MPI(MPI_Pack(sb, n, st, ref, (int)packed, &pos, MPI_COMM_SELF));
+    for (int k = 0; k < 3; k++) {
+        /* k 0: struct -> struct, 1: struct -> bytes, 2: bytes -> struct */
+        MPI_Request r;
+        memset(rb, 0, ext);
+        if (k < 2)
+            T_MPI(MPI_Isend(sb, n, st, me, 9, MPI_COMM_WORLD, &r));
+        else
+            T_MPI(MPI_Isend(ref, (int)packed, MPI_BYTE, me, 9, MPI_COMM_WORLD, &r));
+        if (k == 1)
+            T_MPI(MPI_Recv(rb, (int)packed, MPI_BYTE, me, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        else
+            T_MPI(MPI_Recv(rb, n, st, me, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        T_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+        if (k == 1) {
+            memcpy(pk, rb, packed);
+        } else {
+            pos = 0;
+            T_MPI(MPI_Pack(rb, n, st, pk, (int)packed, &pos, MPI_COMM_SELF));
+        }
+        T_CHECK(memcmp(pk, ref, packed) == 0, "non-contiguous to self, case %d, %d elements: data wrong",
+                k, n);
+    }
+    T_MPI(MPI_Type_free(&st));
+    free(sb), free(rb), free(pk), free(ref);
+}
+
 int main(int argc, char **argv)
 {
     t_init(&argc, &argv);
@@ -83,6 +129,8 @@ int main(int argc, char **argv)
         one_size(MPI_COMM_WORLD, t_rank, t_sizes[i], (unsigned)(i * 10 + t_rank * 1000), sb, rb);
         one_size(MPI_COMM_SELF, 0, t_sizes[i], (unsigned)(i * 10 + 5 + t_rank * 1000), sb, rb);
     }
+    noncontig(t_rank, 10);   /* 2320 bytes: eager */
+    noncontig(t_rank, 1131); /* 262 KiB: rendezvous */
     void *p;
     int sz;
     T_MPI(MPI_Buffer_detach(&p, &sz));
