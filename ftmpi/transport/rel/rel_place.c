@@ -19,8 +19,9 @@
 
 #include "util/crc32c.h"
 
-/* Where an orphaned placement's bytes go (the peer was reset meanwhile:
- * the receive buffer is no longer ours to write). */
+/* Where an orphaned placement's bytes go (the peer was reset meanwhile,
+ * or a copy of the fragment came first by another route: the receive
+ * buffer is no longer this placement's to write). */
 static char discard[1 << 16];
 
 static rel_peer_t *peer_of(tp_io_t *io)

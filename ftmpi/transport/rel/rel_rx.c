@@ -265,10 +265,12 @@ void rel_rx_data(int src, const rel_hdr_t *hp, char *payload, size_t plen, int p
         nack(src, h.seq);
         return;
     }
-    /* a copy of the fragment being placed (sent again on another route):
-     * the placed one decides */
-    if (h.seq < p->expect || kept(p, h.seq) ||
-        (!placed && p->placing == 1 && h.seq == p->ph.seq)) {
+    /* a copy of the fragment being placed, sent again on another route
+     * (the placed one may be stuck on a route that was cut): this one is
+     * used, the placed one's bytes go to the discard buffer from now */
+    if (!placed && p->placing == 1 && h.seq == p->ph.seq)
+        p->placing = 2;
+    if (h.seq < p->expect || kept(p, h.seq)) {
         R.n_dup++;
         want_ack(src, 1);
         return;
