@@ -227,7 +227,9 @@ const tp_ops_t *rel_tp_open(const tp_env_t *env, tp_open_fn lower)
     R.low_env.hdr_len = sizeof(rel_hdr_t);
     R.low_env.deliver = rel_rx_deliver;
     R.low_env.sink = no_sink;
-    R.low_env.place = rel_place;
+    /* FTMPI_REL_PLACE=0: no zero-copy receive (every fragment copied out of
+     * the connection's buffer; to measure what placing gains) */
+    R.low_env.place = env_num("FTMPI_REL_PLACE", 1, 0, 1) ? rel_place : NULL;
     R.low_env.route_lost = rel_route_lost;
     /* the retransmission timeout's floor; it starts at twice that and
      * follows the measured round trip (rel_route.c) */
