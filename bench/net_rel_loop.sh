@@ -3,7 +3,9 @@
 # cost on one host, both ranks over TCP loopback (FTMPI_TRANSPORT=tcp):
 # bench_pingpong's bandwidth test (a window of non-blocking sends) with
 # --reliability=on and =off, ROUNDS rounds (default 5) alternating on/off,
-# then the per-size medians and the on/off ratio. No namespaces (no root);
+# then the per-size medians and the on/off ratio. With PLACE_AB=1 a third
+# kind, "copy" (the layer on, zero-copy receive off: FTMPI_REL_PLACE=0),
+# runs in the same rounds and gets its own columns. No namespaces (no root);
 # bench/net_rel.sh measures across two namespace hosts and against Open MPI.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -13,11 +15,16 @@ max=${3:-1048576}
 [ -x "$build/bin/mpirun" ] || { echo "net_rel_loop.sh: no $build/bin/mpirun (build first)" >&2; exit 2; }
 out=$(mktemp "${TMPDIR:-/tmp}/net_rel_loop.XXXXXX")
 trap 'rm -f "$out"' EXIT
+kinds="on off"
+[ "${PLACE_AB:-0}" = 1 ] && kinds="on off copy"
 for r in $(seq "$rounds"); do
-    for rel in on off; do
-        FTMPI_TRANSPORT=tcp "$build/bin/mpirun" --timeout 120 --reliability=$rel -np 2 \
-            "$build/bin/bench_pingpong" --bandwidth-only --max-size "$max" --reps 5 \
-            --batch-ms 20 | awk -v k=$rel '$1 == "bandwidth" { print k, $2, $3 }' >>"$out"
+    for k in $kinds; do
+        rel=$k place=1
+        [ $k = copy ] && rel=on place=0
+        FTMPI_TRANSPORT=tcp FTMPI_REL_PLACE=$place "$build/bin/mpirun" --timeout 120 \
+            --reliability=$rel -np 2 "$build/bin/bench_pingpong" --bandwidth-only \
+            --max-size "$max" --reps 5 --batch-ms 20 |
+            awk -v k=$k '$1 == "bandwidth" { print k, $2, $3 }' >>"$out"
     done
 done
 python3 - "$out" "$rounds" <<'PY'
@@ -27,9 +34,14 @@ for line in open(sys.argv[1]):
     k, size, v = line.split()
     runs[(k, int(size))].append(float(v))
 print(f"bandwidth MB/s, TCP loopback, median of {sys.argv[2]} runs each\n")
-print("| size | rel on | rel off | on/off |")
-print("| ---: | ---: | ---: | ---: |")
+ab = any(k == "copy" for k, _ in runs)
+print("| size | rel on | rel off | on/off |" + (" on, no zero-copy | its on/off |" if ab else ""))
+print("| ---: | ---: | ---: | ---: |" + (" ---: | ---: |" if ab else ""))
 for s in sorted({s for _, s in runs}):
     on, off = statistics.median(runs[("on", s)]), statistics.median(runs[("off", s)])
-    print(f"| {s} | {on:.1f} | {off:.1f} | {on / off:.2f} |")
+    row = f"| {s} | {on:.1f} | {off:.1f} | {on / off:.2f} |"
+    if ab:
+        cp = statistics.median(runs[("copy", s)])
+        row += f" {cp:.1f} | {cp / off:.2f} |"
+    print(row)
 PY

@@ -56,6 +56,11 @@ typedef struct {
     /* a long payload of len bytes follows header hdr: 0 and *io to receive
      * it into, or nonzero to have it discarded (nobody waits for it) */
     int (*sink)(int src, const void *hdr, size_t len, tp_io_t **io);
+    /* Optional: a packet of len payload bytes after header hdr is arriving:
+     * 0 and *io to have the payload read straight into io (io->done(io, 0)
+     * once all of it landed, err < 0 when it was lost on the way), nonzero
+     * to have the packet buffered and given to deliver as usual. */
+    int (*place)(int src, const void *hdr, size_t len, tp_io_t **io);
     /* job-wide key-value store (blocking get: waits until the key exists) */
     int (*kv_put)(const char *key, const void *val, size_t len);
     int (*kv_get)(const char *key, void *val, size_t cap, size_t *len_p);

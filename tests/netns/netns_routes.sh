@@ -11,7 +11,8 @@
 # route 1 back and one more round has arrived, the job is told to stop (the
 # STOP file of net_routes). The job must finish with every message intact,
 # rank 0 must take route 1 out of use and back (stderr and the event log),
-# and both routes must have carried data.
+# and both routes must have carried data; rank 0's first ROUTE frame is
+# refused once (FTMPI_REL_ROUTE_EAGAIN=1) and must still reach rank 1.
 #   fast (in CI, about 10-20 s): 8 MiB messages (64 fragments of 128 KiB)
 #     back to back at 40 Mbit/s per route, the layer's route timers
 #     shortened for the test through the environment (FTMPI_REL_ROUTE_MS=300,
@@ -50,7 +51,7 @@ intact() { grep -c "intact (" "$W/progress" 2>/dev/null; }
 T0=$(date +%s.%N)
 stamp() { echo "netns_routes: $(awk -v a="$(date +%s.%N)" -v b="$T0" 'BEGIN { printf "%.1f", a - b }') s: $*"; }
 # shellcheck disable=SC2086 # TIMERS is a list of NAME=VALUE words
-netns_run 0 env FTMPI_REL_STATS=1 $TIMERS "$RUN" --timeout 150 --hosts "$(netns_hostlist 1)" \
+netns_run 0 env FTMPI_REL_STATS=1 FTMPI_REL_ROUTE_EAGAIN=1 $TIMERS "$RUN" --timeout 150 --hosts "$(netns_hostlist 1)" \
     --launch-agent "$NETNS_AGENT" --net eth0,eth1 --event-log "$W/events.jsonl" \
     -np 2 "$PROG" 100 $MIB $PAUSE "$W/progress" "$W/stop" >"$W/job.out" 2>"$W/job.err" &
 JOB=$!
@@ -82,6 +83,13 @@ stamp "the job ended"
 [ $rc = 0 ] || netns_fail "the job exited $rc"
 grep -q "net_routes: [0-9]* rounds of $MIB MiB intact" "$W/job.out" ||
     netns_fail "not every message arrived intact"
+# the ROUTE frame is reliable: its first try was made to fail as if the
+# connection's queue were full (FTMPI_REL_ROUTE_EAGAIN=1, above); sent
+# again, it told rank 1, which took route 1 out of use because of it
+grep -q "rel: rank 0: .*ROUTE frames sent ([1-9][0-9]* tries not taken)" "$W/job.err" ||
+    netns_fail "the first ROUTE frame was not refused (FTMPI_REL_ROUTE_EAGAIN)"
+grep -q "rank 1: route 1 to rank 0 out of use (the peer took it out of use)" "$W/job.err" ||
+    netns_fail "rank 1 was not told that route 1 is out of use (the ROUTE frame was lost)"
 grep -q '"route_down"' "$W/events.jsonl" && grep -q '"route_up"' "$W/events.jsonl" ||
     netns_fail "route changes missing from the event log"
 # the cut landed mid-transfer: fragments rank 0 had sent on route 1 were

@@ -134,14 +134,18 @@ static void stats(void)
         return;
     fprintf(stderr, "ftmpi: rel: rank %d: %llu fragments, %llu sent again (%llu timer, "
                     "%llu NACK, %llu route lost; %llu before finalize), %llu bad CRC, %llu duplicates dropped, "
-                    "%llu kept out of order, %llu NACKs, routes %llu out of use %llu back\n",
+                    "%llu kept out of order, %llu NACKs, routes %llu out of use %llu back, "
+                    "%llu ROUTE frames sent (%llu tries not taken), %llu stream fragments "
+                    "copied to complete their send, %llu placed (%llu bad CRC)\n",
             R.up->my_world, (unsigned long long)R.n_frags, (unsigned long long)R.n_rexmit,
             (unsigned long long)R.n_by_timer, (unsigned long long)R.n_by_nack,
             (unsigned long long)R.n_by_route, (unsigned long long)R.n_before_close,
             (unsigned long long)R.n_badcrc,
             (unsigned long long)R.n_dup, (unsigned long long)R.n_ooo,
             (unsigned long long)R.n_nack, (unsigned long long)R.n_route_down,
-            (unsigned long long)R.n_route_up);
+            (unsigned long long)R.n_route_up, (unsigned long long)R.n_told,
+            (unsigned long long)R.n_tell_retry, (unsigned long long)R.n_detached,
+            (unsigned long long)R.n_placed, (unsigned long long)R.n_placed_bad);
     rel_route_stats();
 }
 
@@ -223,6 +227,9 @@ const tp_ops_t *rel_tp_open(const tp_env_t *env, tp_open_fn lower)
     R.low_env.hdr_len = sizeof(rel_hdr_t);
     R.low_env.deliver = rel_rx_deliver;
     R.low_env.sink = no_sink;
+    /* FTMPI_REL_PLACE=0: no zero-copy receive (every fragment copied out of
+     * the connection's buffer; to measure what placing gains) */
+    R.low_env.place = env_num("FTMPI_REL_PLACE", 1, 0, 1) ? rel_place : NULL;
     R.low_env.route_lost = rel_route_lost;
     /* the retransmission timeout's floor; it starts at twice that and
      * follows the measured round trip (rel_route.c) */
@@ -233,6 +240,9 @@ const tp_ops_t *rel_tp_open(const tp_env_t *env, tp_open_fn lower)
     R.probe_every = (uint64_t)env_num("FTMPI_REL_PROBE_MS", 500, 10, 60000) * 1000000ull;
     R.route_wait = (uint64_t)env_num("FTMPI_REL_ROUTE_MS", 1000, 10, 600000) * 1000000ull;
     R.frag = (size_t)env_num("FTMPI_REL_FRAG", 131072, 1024, 1 << 19);
+    /* test knobs (docs/network.md, "Reliability settings") */
+    R.route_eagain = env_num("FTMPI_REL_ROUTE_EAGAIN", 0, 0, 1000000);
+    R.drop_acks = env_num("FTMPI_REL_DROP_ACKS", 0, 0, 1000000000);
     list_init(&R.acklist);
     R.epfd = R.tfd = -1;
     if (!(R.low = lower(&R.low_env)))

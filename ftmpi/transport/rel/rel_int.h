@@ -3,6 +3,7 @@
 #define FTMPI_TRANSPORT_REL_INT_H
 
 #include <stdint.h>
+#include <sys/uio.h>
 
 #include "rel.h"
 #include "util/list.h"
@@ -51,7 +52,8 @@ static inline uint32_t rel_hdr_rxc(const rel_hdr_t *h, int r)
 /* A stream being sent: its source is kept until every fragment is ACKed. */
 typedef struct rel_stream {
     tp_io_t *src;
-    int frags;                /* fragments not yet ACKed */
+    int frags;                /* fragments not yet ACKed (nor copied, below) */
+    int unsent;               /* fragments not yet sent once */
     char uhdr[];              /* the upper layer's header */
 } rel_stream_t;
 
@@ -69,10 +71,14 @@ typedef struct rel_frag {
     uint8_t flags;
     uint16_t uhl;
     uint64_t deadline, rto;   /* retransmission timer */
-    rel_stream_t *st;         /* NULL: eager, payload in buf */
+    rel_stream_t *st;         /* NULL: eager, payload in buf (or own) */
+    char *own;                /* a stream fragment's payload copied when its
+                               * timer ran out after all of the stream was
+                               * sent: the stream's send then completes */
     char buf[];
 } rel_frag_t;
 
+#define REL_PLACE_IOV 64      /* pieces a placed fragment may land in */
 #define REL_WINDOW 4096       /* out-of-order fragments a receiver keeps */
 #define REL_ROUTE_NACKS 16    /* NACKs in a row that do */
 
@@ -90,6 +96,8 @@ typedef struct {
     uint32_t tx_cnt, fb_cnt;
     uint64_t fb_wait_ns;      /* 0: nothing outstanding */
     uint32_t rx_cnt;          /* receiving: the highest number arrived on it */
+    int tell;                 /* a ROUTE frame to send the peer until the lower
+                               * transport takes it: 1 out of use, 2 back */
 } rel_route_t;
 
 typedef struct {
@@ -115,6 +123,13 @@ typedef struct {
     list_node_t acklink;
     int sack_dirty;           /* kept a fragment since the last ACK */
     int ack_route;            /* route the last DATA fragment came by */
+    /* an in-order stream fragment being read by the lower transport
+     * straight into the receive buffer (rel_place.c) */
+    int placing;              /* 0: none; 1: in progress; 2: orphaned (peer reset) */
+    rel_hdr_t ph;             /* its header */
+    tp_io_t pio;              /* what the lower transport reads into */
+    struct iovec pv[REL_PLACE_IOV]; /* where its bytes go, fixed at its header */
+    int npv;
     /* routes (rel_route.c) and the retransmission timeout (RFC 6298) */
     rel_route_t rt[TP_MAX_ROUTES];
     int nrt;                  /* routes (0: not asked yet) */
@@ -136,10 +151,17 @@ typedef struct {
     uint64_t route_wait;      /* a route whose frames the answering peer has
                                * not seen for this long is out of use */
     size_t frag;              /* stream fragment data bytes */
+    long drop_acks;           /* test knob FTMPI_REL_DROP_ACKS: ACK frames
+                               * still to drop instead of sending */
+    long route_eagain;        /* test knob FTMPI_REL_ROUTE_EAGAIN: ROUTE sends
+                               * still to fail as if the queue were full */
     int nbusy;                /* fragments not yet ACKed, all peers */
     /* counters, reported at close when FTMPI_REL_STATS or FTMPI_VERBOSE is set */
     uint64_t n_rexmit, n_badcrc, n_dup, n_nack, n_ooo, n_frags;
     uint64_t n_by_timer, n_by_nack, n_by_route, n_route_down, n_route_up;
+    uint64_t n_told, n_tell_retry; /* ROUTE frames taken; tries that were not */
+    uint64_t n_placed, n_placed_bad; /* read straight into the receive buffer (rel_place.c) */
+    uint64_t n_detached;      /* stream fragments copied to complete their send (rel_tx.c) */
     uint64_t n_before_close;  /* sent again before MPI_Finalize (the rest: waiting for the last ACKs) */
 } rel_t;
 
@@ -169,6 +191,15 @@ void rel_tx_resend(rel_peer_t *p, rel_frag_t *f);
 
 /* rel_rx.c: receiving */
 void rel_rx_deliver(int src, void *pkt, size_t len);
+/* the header checks and what any frame's header carries (ACKs, route
+ * feedback, control frames): 1 when h is a DATA fragment to go on with */
+int rel_rx_head(int src, const void *pkt, size_t len, rel_hdr_t *h);
+/* a DATA fragment whose header holds; placed: 0 its payload is at payload,
+ * 1 it was read into the receive buffer and its CRC holds, -1 it does not */
+void rel_rx_data(int src, const rel_hdr_t *h, char *payload, size_t plen, int placed);
+/* rel_place.c: tp_env_t place for the lower transport (zero-copy receive) */
+int rel_place(int src, const void *hdr, size_t len, tp_io_t **io);
+void rel_place_drop(rel_peer_t *p);
 int rel_rx_acks(uint64_t now);
 void rel_rx_drop(int world);
 void rel_hdr_seal(rel_hdr_t *h);

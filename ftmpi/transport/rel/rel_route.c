@@ -93,7 +93,25 @@ static void note(const char *what, int world, int r)
     R.up->note(what, 2, keys, vals);
 }
 
-static void route_down(int world, int r, const char *why, int tell)
+/* Tell the peer that route r changed state; what the lower transport does
+ * not take now (its queue full, no connection ready) is tried again from
+ * the timers until it is taken or the state changes again. */
+#define TELL_RETRY_NS 5000000ull
+static void tell(int world, int r, int state)
+{
+    rel_route_t *rt = &R.peers[world].rt[r];
+    rt->tell = state + 1;
+    /* back: on the route itself (the peer's PROBE_ACK proved it works) */
+    if (rel_ctl_send(world, state ? r : -1, RK_ROUTE, 0, (uint32_t)r, (uint32_t)state) == 0) {
+        rt->tell = 0;
+        R.n_told++;
+        return;
+    }
+    R.n_tell_retry++;
+    rel_timer_want(timer_ns() + TELL_RETRY_NS);
+}
+
+static void route_down(int world, int r, const char *why, int tell_peer)
 {
     rel_peer_t *p = &R.peers[world];
     rel_route_t *rt = &p->rt[r];
@@ -114,13 +132,13 @@ static void route_down(int world, int r, const char *why, int tell)
             R.n_by_route++;
         }
     }
-    if (tell)
-        rel_ctl_send(world, -1, RK_ROUTE, 0, (uint32_t)r, 0);
+    if (tell_peer)
+        tell(world, r, 0);
     /* not sent from here: this may run inside a transmission (the lower
      * transport reporting the route lost); progress sends the resend list */
 }
 
-static void route_up(int world, int r, int tell)
+static void route_up(int world, int r, int tell_peer)
 {
     rel_route_t *rt = &R.peers[world].rt[r];
     if (rt->up)
@@ -134,8 +152,8 @@ static void route_up(int world, int r, int tell)
     fprintf(stderr, "ftmpi: rel: rank %d: route %d to rank %d back in use\n", R.up->my_world, r,
             world);
     note("route_up", world, r);
-    if (tell)
-        rel_ctl_send(world, r, RK_ROUTE, 0, (uint32_t)r, 1);
+    if (tell_peer)
+        tell(world, r, 1);
 }
 
 void rel_route_lost(int world, int r, const char *why)
@@ -254,13 +272,16 @@ void rel_route_ctl(int world, const rel_hdr_t *h)
         route_up(world, r, 0);
 }
 
-/* A PROBE on every route out of use whose time has come. */
+/* The ROUTE frames still to send; a PROBE on every route out of use whose
+ * time has come. */
 void rel_route_timers(uint64_t now)
 {
     for (int w = 0; w < R.up->world_size; w++) {
         rel_peer_t *p = &R.peers[w];
         for (int r = 0; r < p->nrt; r++) {
             rel_route_t *rt = &p->rt[r];
+            if (rt->tell)
+                tell(w, r, rt->tell - 1);
             if (rt->up)
                 continue;
             if (now >= rt->probe_ns) {

@@ -71,12 +71,20 @@ int rel_ctl_send(int world, int r, int kind, uint64_t seq, uint32_t route, uint3
         return -ENOTCONN;
     if (kind != RK_PROBE && !ready(world, r))
         return -ENOTCONN;
+    if (kind == RK_ROUTE && R.route_eagain > 0) {
+        R.route_eagain--;
+        return -EAGAIN;
+    }
     rel_hdr_t h = {.magic = REL_MAGIC, .kind = (uint8_t)kind, .src_inc = R.up->my_inc,
                    .dst_inc = p->inc, .src = R.up->my_world, .seq = seq,
                    .ack = p->expect - 1, .off = sack_map(p), .route = route, .rstate = rstate};
     rel_route_fill(p, &h);
     rel_hdr_seal(&h);
-    int rc = R.low->send_on ? R.low->send_on(world, r, &h, NULL, 0)
+    int rc;
+    if (kind == RK_ACK && R.drop_acks > 0) /* test knob: as if lost on the way */
+        rc = 0, R.drop_acks--;
+    else
+        rc = R.low->send_on ? R.low->send_on(world, r, &h, NULL, 0)
                             : R.low->send(world, world, &h, NULL, 0);
     if (rc == 0) {
         p->ack_sent = h.ack;
@@ -200,11 +208,11 @@ static int place(rel_peer_t *p, const rel_hdr_t *h, const char *data)
     return 1;
 }
 
-void rel_rx_deliver(int src, void *pkt, size_t len)
+int rel_rx_head(int src, const void *pkt, size_t len, rel_hdr_t *hp)
 {
     rel_hdr_t h;
     if (src < 0 || src >= R.up->world_size || len < sizeof(h))
-        return;
+        return 0;
     memcpy(&h, pkt, sizeof(h));
     uint32_t hc = h.hcrc;
     h.hcrc = 0;
@@ -213,10 +221,10 @@ void rel_rx_deliver(int src, void *pkt, size_t len)
     if (h.magic != REL_MAGIC || crc32c(0, &h, sizeof(h)) != hc || h.src != src) {
         R.n_badcrc++;
         nack(src, p->expect);
-        return;
+        return 0;
     }
     if (h.src_inc != p->inc || h.dst_inc != R.up->my_inc)
-        return; /* for or from another incarnation: stale */
+        return 0; /* for or from another incarnation: stale */
     rel_tx_acked(src, h.ack);
     if (h.kind != RK_DATA)
         rel_route_feedback(src, &h);
@@ -224,24 +232,44 @@ void rel_rx_deliver(int src, void *pkt, size_t len)
         rel_tx_sacked(src, h.ack, h.off);
     if (h.kind == RK_NACK) {
         rel_tx_nacked(src, h.seq);
-        return;
+        return 0;
     }
     if (h.kind != RK_DATA) {
         rel_route_ctl(src, &h);
-        return;
+        return 0;
     }
+    h.hcrc = hc;
+    *hp = h;
+    return 1;
+}
+
+void rel_rx_deliver(int src, void *pkt, size_t len)
+{
+    rel_hdr_t h;
+    if (rel_rx_head(src, pkt, len, &h))
+        rel_rx_data(src, &h, (char *)pkt + sizeof(h), len - sizeof(h), 0);
+}
+
+void rel_rx_data(int src, const rel_hdr_t *hp, char *payload, size_t plen, int placed)
+{
+    rel_peer_t *p = &R.peers[src];
+    rel_hdr_t h = *hp;
     int rr = R.low->rx_route ? R.low->rx_route() : 0;
     if (rr >= 0 && rr < TP_MAX_ROUTES) {
         p->ack_route = rr;
-        p->rt[rr].rx_bytes += len;
+        p->rt[rr].rx_bytes += plen + sizeof(h);
         rel_route_arrived(p, rr, &h);
     }
-    char *payload = (char *)pkt + sizeof(h);
-    if (h.len != len - sizeof(h) || h.uhl > h.len) {
+    if (h.len != plen || h.uhl > h.len) {
         R.n_badcrc++;
         nack(src, h.seq);
         return;
     }
+    /* a copy of the fragment being placed, sent again on another route
+     * (the placed one may be stuck on a route that was cut): this one is
+     * used, the placed one's bytes go to the discard buffer from now */
+    if (!placed && p->placing == 1 && h.seq == p->ph.seq)
+        p->placing = 2;
     if (h.seq < p->expect || kept(p, h.seq)) {
         R.n_dup++;
         want_ack(src, 1);
@@ -252,7 +280,7 @@ void rel_rx_deliver(int src, void *pkt, size_t len)
     if (h.rprev >= p->expect && h.rprev - p->expect < REL_WINDOW && h.rprev != h.seq &&
         !kept(p, h.rprev))
         nack(src, h.rprev);
-    if (h.seq > p->expect) {
+    if (h.seq > p->expect && !placed) {
         if (h.seq - p->expect >= REL_WINDOW || keep(p, &h, payload) == 0) {
             want_ack(src, 0); /* the map of kept ones: the sender knows its routes work */
             return;
@@ -261,7 +289,10 @@ void rel_rx_deliver(int src, void *pkt, size_t len)
         nack(src, h.seq);
         return;
     }
-    int placed = place(p, &h, payload);
+    if (!placed)
+        placed = place(p, &h, payload);
+    else if (placed > 0 && p->sink && p->sink->moved)
+        p->sink->moved(p->sink, h.off, h.len);
     if (placed < 0 || (!placed && crc32c(0, payload, h.len) != h.dcrc)) {
         R.n_badcrc++;
         nack(src, h.seq);
@@ -323,6 +354,7 @@ int rel_rx_acks(uint64_t now)
 void rel_rx_drop(int world)
 {
     rel_peer_t *p = &R.peers[world];
+    rel_place_drop(p);
     if (p->ooo)
         for (int i = 0; i < REL_WINDOW; i++) {
             rel_pool_free(p->ooo[i]);

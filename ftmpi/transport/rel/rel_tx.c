@@ -18,6 +18,7 @@
 #include "util/timer.h"
 
 #define MAX_IOV 128
+#define REL_FIRST_DATA 4096
 
 void rel_timer_want(uint64_t deadline)
 {
@@ -35,6 +36,7 @@ static void frag_free(rel_peer_t *p, rel_frag_t *f, int err)
     p->nfrag--;
     R.nbusy--;
     rel_stream_t *st = f->st;
+    free(f->own);
     rel_pool_free(f);
     if (st && --st->frags == 0) {
         st->src->done(st->src, err);
@@ -119,7 +121,10 @@ int rel_tx_stream(int world, const void *hdr, tp_io_t *src)
     st->frags = 0;
     size_t off = 0;
     do {
-        size_t k = src->len - off < R.frag ? src->len - off : R.frag;
+        /* the first fragment, which carries the upper header, is copied at
+         * the receiver (the stream's sink is not known before it): small */
+        size_t most = off ? R.frag : REL_FIRST_DATA;
+        size_t k = src->len - off < most ? src->len - off : most;
         rel_frag_t *f = frag_new(p, 0);
         if (!f) {
             if (!st->frags)
@@ -128,6 +133,7 @@ int rel_tx_stream(int world, const void *hdr, tp_io_t *src)
         }
         f->st = st;
         st->frags++;
+        st->unsent++;
         f->off = off;
         f->msg_len = src->len;
         f->uhl = off ? 0 : (uint16_t)uhl;
@@ -148,7 +154,7 @@ int rel_tx_stream(int world, const void *hdr, tp_io_t *src)
 static int frag_iov(rel_frag_t *f, struct iovec *v, char **tmp)
 {
     if (!f->st) {
-        v[0].iov_base = f->buf;
+        v[0].iov_base = f->own ? f->own : f->buf;
         v[0].iov_len = f->len;
         return 1;
     }
@@ -258,6 +264,8 @@ int rel_tx_push(int world)
             list_add_tail(&p->unacked, &f->link);
             if (f->st && f->st->src->moved)
                 f->st->src->moved(f->st->src, f->off, f->len - f->uhl);
+            if (f->st)
+                f->st->unsent--;
         }
         f->sent++;
         f->deadline = now + f->rto;
@@ -357,6 +365,42 @@ void rel_tx_sacked(int world, uint64_t ack, uint64_t map)
     }
 }
 
+/* A timer of a stream that was sent whole ran out: the receiver may have
+ * it all and be gone into MPI_Finalize (only the last ACK lost), so the
+ * stream's send must not wait for that ACK. Its unACKed fragments are
+ * copied into the layer's memory (the rule eager packets follow) and the
+ * send completes; they are sent again from the copies. */
+static void detach(rel_peer_t *p, rel_stream_t *st)
+{
+    list_node_t *n;
+    list_for_each(n, &p->unacked) {
+        rel_frag_t *f = list_entry(n, rel_frag_t, link);
+        struct iovec v[MAX_IOV + 1];
+        char *tmp = NULL, *own;
+        if (f->st != st || !(own = malloc(f->len)))
+            continue;
+        int k = frag_iov(f, v, &tmp);
+        size_t at = 0;
+        for (int i = 0; i < k; i++) {
+            memcpy(own + at, v[i].iov_base, v[i].iov_len);
+            at += v[i].iov_len;
+        }
+        free(tmp);
+        if (k < 0 || at != f->len) {
+            free(own);
+            continue;
+        }
+        f->own = own;
+        f->st = NULL;
+        R.n_detached++;
+        if (--st->frags == 0) {
+            st->src->done(st->src, 0);
+            free(st);
+            return;
+        }
+    }
+}
+
 void rel_tx_timers(uint64_t now)
 {
     for (int w = 0; w < R.up->world_size; w++) {
@@ -378,6 +422,8 @@ void rel_tx_timers(uint64_t now)
             if (f->deadline <= now && p->progress_ns + f->rto > now)
                 f->deadline = p->progress_ns + f->rto;
             if (f->deadline <= now) {
+                if (f->st && !f->st->unsent)
+                    detach(p, f->st); /* f's payload is its own from now */
                 f->rto = f->rto * 2 < R.rto_max ? f->rto * 2 : R.rto_max;
                 if (first) {
                     if (!f->in_resend)
@@ -407,8 +453,8 @@ void rel_tx_drop(int world, int err)
 }
 
 /* Fragments that still hold up MPI_Finalize: the unsent, and the unacked
- * ones sent fewer than REL_BUSY_TRIES times (a peer that has entered its
- * own finalize no longer answers, and it has what it needed; its lost ACK
+ * ones while the oldest was sent fewer than REL_BUSY_TRIES times (a peer
+ * that has left no longer answers, and it has what it needed; its lost ACK
  * must not keep us waiting for ever). */
 #define REL_BUSY_TRIES 4
 int rel_tx_busy(void)
@@ -419,10 +465,18 @@ int rel_tx_busy(void)
         rel_peer_t *p = &R.peers[w];
         if (!list_empty(&p->pend) || !list_empty(&p->resend))
             return 1;
+        /* only the oldest is sent again while the ACKs do not move (the
+         * others wait, overdue): when it went REL_BUSY_TRIES times, the
+         * peer does not answer and none of them is waited for */
         list_node_t *n;
-        list_for_each(n, &p->unacked)
-            if (list_entry(n, rel_frag_t, link)->sent < REL_BUSY_TRIES)
+        list_for_each(n, &p->unacked) {
+            const rel_frag_t *f = list_entry(n, rel_frag_t, link);
+            if (f->sacked)
+                continue;
+            if (f->sent < REL_BUSY_TRIES)
                 return 1;
+            break;
+        }
     }
     return 0;
 }

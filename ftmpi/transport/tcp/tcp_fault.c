@@ -94,23 +94,48 @@ void tcp_fault_flush(tcp_conn_t *c)
     free(held);
 }
 
+unsigned tcp_fault_roll(tcp_conn_t *c)
+{
+    if (tcp_faults.route && c->route != tcp_faults.route - 1)
+        return TF_ROLLED;
+    if (hit(tcp_faults.drop))
+        return TF_ROLLED | TF_DROP;
+    unsigned f = TF_ROLLED;
+    if (hit(tcp_faults.corrupt))
+        f |= TF_CORRUPT;
+    if (!c->held && hit(tcp_faults.reorder))
+        f |= TF_REORDER;
+    else if (hit(tcp_faults.dup))
+        f |= TF_DUP;
+    return f;
+}
+
+void tcp_fault_flip(tcp_conn_t *c, tp_io_t *io)
+{
+    struct iovec v[1];
+    size_t b = 0;
+    c->flip = 0;
+    if (io->iov(io, rnd() % io->len, 1, v, 1, &b) == 1 && b) {
+        *(char *)v[0].iov_base ^= (char)(1u << (rnd() % 8));
+        tcp_faults.n_corrupt++;
+    }
+}
+
 void tcp_fault_deliver(tcp_conn_t *c, char *pkt, size_t hlen, size_t dlen)
 {
     size_t len = hlen + dlen;
-    if (tcp_faults.route && c->route != tcp_faults.route - 1) {
-        T.env->deliver(c->peer, pkt, len);
-        return;
-    }
-    if (hit(tcp_faults.drop)) {
+    unsigned f = c->froll ? c->froll : tcp_fault_roll(c);
+    c->froll = 0;
+    if (f & TF_DROP) {
         tcp_faults.n_drop++;
         return;
     }
-    if (hit(tcp_faults.corrupt)) {
+    if (f & TF_CORRUPT) {
         size_t at = dlen ? hlen + rnd() % dlen : rnd() % hlen;
         pkt[at] ^= (char)(1u << (rnd() % 8));
         tcp_faults.n_corrupt++;
     }
-    if (!c->held && hit(tcp_faults.reorder)) {
+    if ((f & TF_REORDER) && !c->held) {
         if ((c->held = malloc(len))) {
             memcpy(c->held, pkt, len);
             c->held_len = len;
@@ -118,8 +143,7 @@ void tcp_fault_deliver(tcp_conn_t *c, char *pkt, size_t hlen, size_t dlen)
             return;
         }
     }
-    int twice = hit(tcp_faults.dup);
-    char *copy = twice ? malloc(len) : NULL;
+    char *copy = (f & TF_DUP) ? malloc(len) : NULL;
     if (copy)
         memcpy(copy, pkt, len);
     T.env->deliver(c->peer, pkt, len);

@@ -75,6 +75,8 @@ typedef struct tcp_conn {
     uint64_t started_ns;
     char *held;               /* fault injection: a frame held back (reorder) */
     size_t held_len;
+    unsigned froll;           /* fault injection: the next frame's faults, rolled ahead */
+    int flip;                 /* fault injection: corrupt the placed payload */
     char where[64];           /* peer address, for messages */
 } tcp_conn_t;
 
@@ -146,6 +148,12 @@ typedef struct {
 extern tcp_faults_t tcp_faults;
 int tcp_fault_parse(const char *spec, int my_world);
 void tcp_fault_deliver(tcp_conn_t *c, char *pkt, size_t hlen, size_t dlen);
+/* The faults for a frame about to be placed (env->place), rolled once
+ * (TF_*); a frame that is not placed after all keeps them in c->froll. */
+enum { TF_DROP = 1, TF_CORRUPT = 2, TF_REORDER = 4, TF_DUP = 8, TF_ROLLED = 16 };
+unsigned tcp_fault_roll(tcp_conn_t *c);
+/* Flip a bit of the payload placed into io (TF_CORRUPT). */
+void tcp_fault_flip(tcp_conn_t *c, tp_io_t *io);
 void tcp_fault_flush(tcp_conn_t *c);
 void tcp_fault_report(void);
 

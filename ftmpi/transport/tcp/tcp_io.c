@@ -24,6 +24,8 @@
  * follows its header lands mostly in the user's buffer (readv), not here:
  * what the recv takes of it is copied once more (tp_io_put). */
 #define RECV_HEAD (16u << 10)
+/* Smallest packet payload offered to env->place. */
+#define PLACE_MIN (16u << 10)
 
 const char tcp_zeros[8];
 
@@ -194,9 +196,37 @@ static void sink_from_buffer(tcp_conn_t *c)
             tp_io_t *s = c->sink;
             c->sink = NULL;
             c->skip = tcp_pad(s->len);
+            if (c->flip)
+                tcp_fault_flip(c, s);
             s->done(s, 0);
         }
     }
+}
+
+/* A large packet whose payload the layer above wants read straight into
+ * its buffer (env->place: the reliability layer's zero-copy receive): 1
+ * when the payload goes there (or, injected, is dropped), 0 to buffer the
+ * packet as usual. */
+static int place(tcp_conn_t *c, const tcp_frame_t *f)
+{
+    unsigned fl = tcp_faults.on ? tcp_fault_roll(c) : 0;
+    tp_io_t *io = NULL;
+    if (fl & TF_DROP) {
+        tcp_faults.n_drop++;
+        c->rpos += sizeof(*f) + f->hlen;
+        c->skip = f->dlen + tcp_pad(f->dlen);
+        return 1;
+    }
+    if ((fl & (TF_REORDER | TF_DUP)) ||
+        T.env->place(c->peer, c->rbuf + c->rpos + sizeof(*f), f->dlen, &io) != 0 || !io) {
+        c->froll = fl;
+        return 0;
+    }
+    c->rpos += sizeof(*f) + f->hlen;
+    c->sink = io;
+    c->sink_off = 0;
+    c->flip = (fl & TF_CORRUPT) != 0;
+    return 1;
 }
 
 /* Parse the frames in the buffer. */
@@ -254,6 +284,9 @@ static void parse(tcp_conn_t *c)
         if (f.kind == FR_STREAM && (f.dlen == 0 || f.dlen >> 48))
             { bad_frame(c, "stream length out of range"); return; }
         size_t need = fh + f.hlen + (f.kind == FR_PKT ? f.dlen + tcp_pad(f.dlen) : 0);
+        if (f.kind == FR_PKT && f.dlen >= PLACE_MIN && T.env->place && !c->froll &&
+            c->rlen - c->rpos < need && c->rlen - c->rpos >= fh + f.hlen && place(c, &f))
+            continue;
         if (c->rlen - c->rpos < need) {
             c->rmiss = need - (c->rlen - c->rpos);
             if (need > c->rcap - c->rpos) {
@@ -306,6 +339,8 @@ static int read_sink(tcp_conn_t *c)
         tp_io_t *s = c->sink;
         c->sink = NULL;
         c->skip = tcp_pad(s->len);
+        if (c->flip)
+            tcp_fault_flip(c, s);
         s->done(s, 0);
     }
     return 1;
