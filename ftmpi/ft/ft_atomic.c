@@ -30,6 +30,7 @@
 typedef struct {
     coll_decide_t *d;    /* the slots, NULL while there are none */
     long fast;           /* decisions begun in slots on this communicator */
+    long head;           /* decisions begun at the head (not after a slot "no") */
     int refused;         /* the members refused the slots in generation refused_gen */
     uint32_t refused_gen;
 } atomic_t;
@@ -187,7 +188,12 @@ int ft_atomic_decide(comm_t *c, uint64_t key, int ok)
         head_vote(c, key, 0);
         return 0;
     }
-    if (!head_vote(c, key, ok)) {
+    /* Fault points around the N-th head vote on c (intercommunicators,
+     * the first collective of a generation, BLANK after a new gap...). */
+    rtc_fault_point("atomic_head_before_vote", ++a->head);
+    int yes = head_vote(c, key, ok);
+    rtc_fault_point("atomic_head_after_vote", a->head);
+    if (!yes) {
         drop_slots(a);
         return 0;
     }
