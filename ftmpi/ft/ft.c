@@ -149,15 +149,19 @@ void ft_auto_recover(int rc)
         ft_recover();
 }
 
-int ft_is_gap(const comm_t *c, int r)
+int ft_gap_world(int w)
 {
-    if (ftg.comm_mode != FTMPI_COMM_MODE_BLANK || r < 0)
-        return 0;
-    int w = comm_peer_world(c, r);
     /* A gap is a failed rank that a recovery has handled. Before that, the
      * rank is a failed process like under any other mode: communication
      * with it returns MPI_ERR_OTHER (the FT-MPI idiom tests for it). */
     return ftg.peer_dead[w] && !(ft.failed_mark && ft.failed_mark[w]);
+}
+
+int ft_is_gap(const comm_t *c, int r)
+{
+    if (ftg.comm_mode != FTMPI_COMM_MODE_BLANK || r < 0)
+        return 0;
+    return ft_gap_world(comm_peer_world(c, r));
 }
 
 int ft_group_usable(const group_t *g)

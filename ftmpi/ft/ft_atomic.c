@@ -12,8 +12,9 @@
  * Head path, in every other case: every member votes through the
  * runtime's head (rtc_agree), which answers every voter alike. A member
  * that decided "no" in the slots votes "no" at the head as well, so that a
- * member that took the head path (under BLANK, one that learned of a dead
- * member first sees other live members) gets its answer. After any "no"
+ * member that took the head path gets its answer (every member takes the
+ * same path: they hold the same slots, and under BLANK see the same
+ * members, gaps changing only at a recovery). After any "no"
  * the slots are dropped; they are made (two collective steps and three
  * head agreements, once per communicator and generation) after a head
  * "yes" when every member wants them, so every member takes the same path
@@ -30,6 +31,7 @@
 typedef struct {
     coll_decide_t *d;    /* the slots, NULL while there are none */
     long fast;           /* decisions begun in slots on this communicator */
+    long head;           /* decisions begun at the head (not after a slot "no") */
     int refused;         /* the members refused the slots in generation refused_gen */
     uint32_t refused_gen;
 } atomic_t;
@@ -187,7 +189,12 @@ int ft_atomic_decide(comm_t *c, uint64_t key, int ok)
         head_vote(c, key, 0);
         return 0;
     }
-    if (!head_vote(c, key, ok)) {
+    /* Fault points around the N-th head vote on c (intercommunicators,
+     * several hosts, the first collective of a generation...). */
+    rtc_fault_point("atomic_head_before_vote", ++a->head);
+    int yes = head_vote(c, key, ok);
+    rtc_fault_point("atomic_head_after_vote", a->head);
+    if (!yes) {
         drop_slots(a);
         return 0;
     }

@@ -32,12 +32,17 @@ static size_t span(const void *buf, size_t count, const dt_t *dt, char **lo)
     return (size_t)(dt->true_ub - dt->true_lb) + (count - 1) * (size_t)dt->extent;
 }
 
+/* BLANK gaps are the failed members a recovery has handled
+ * (ft_gap_world). A failure not recovered yet is no gap: the collective
+ * runs over the whole group and fails with MPI_ERR_OTHER on every member
+ * (the communicator is "detected"), whether or not a member has learned of
+ * the failure when it enters: the members' views agree (docs/ft.md). */
 static int has_gaps(const comm_t *c)
 {
     if (ftg.comm_mode != FTMPI_COMM_MODE_BLANK || c->is_inter)
         return 0;
     for (int i = 0; i < c->size; i++)
-        if (ftg.peer_dead[c->group->world[i]])
+        if (ft_gap_world(c->group->world[i]))
             return 1;
     return 0;
 }
@@ -78,14 +83,14 @@ static void slots_fix(ft_coll_t *f)
     if (!pos)
         return;
     for (int i = 0, j = 0; i < orig->size; i++)
-        if (!ftg.peer_dead[orig->world[i]])
+        if (!ft_gap_world(orig->world[i]))
             pos[j++] = i;
     for (int j = n - 1; j >= 0; j--)
         if (pos[j] != j)
             memmove(b + (size_t)pos[j] * f->slot_bytes, b + (size_t)j * f->slot_bytes, f->slot_bytes);
     ptrdiff_t shift = f->lo - b; /* save[] starts at rbuf + true_lb */
     for (int i = 0; i < orig->size; i++)
-        if (ftg.peer_dead[orig->world[i]] && f->save) {
+        if (ft_gap_world(orig->world[i]) && f->save) {
             size_t off = (size_t)i * f->slot_bytes;
             size_t k = f->slot_bytes;
             if ((ptrdiff_t)off - shift < 0 || off - (size_t)shift + k > f->len)
@@ -103,14 +108,14 @@ static int live_view(ft_coll_t *f, comm_t *c, int *root)
     f->c = c;
     if (has_gaps(c)) {
         /* A collective rooted at a gap cannot run. */
-        if (root && *root >= 0 && *root < c->size && ftg.peer_dead[c->group->world[*root]])
+        if (root && *root >= 0 && *root < c->size && ft_gap_world(c->group->world[*root]))
             return MPI_ERR_RANK;
         int *live = malloc((size_t)c->size * sizeof(int));
         if (!live)
             return MPI_ERR_NO_MEM;
         int n = 0, newroot = -1;
         for (int i = 0; i < c->size; i++) {
-            if (ftg.peer_dead[c->group->world[i]])
+            if (ft_gap_world(c->group->world[i]))
                 continue;
             if (root && i == *root)
                 newroot = n;

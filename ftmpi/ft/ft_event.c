@@ -48,6 +48,10 @@ static void on_failure(const rtc_event_t *ev)
         if (c->state != COMM_RECOVER)
             c->state = COMM_DETECTED;
         p2p_fail_pending(c, MPI_ERR_OTHER, reset ? P2P_ALL : P2P_COLL_ONLY);
+        /* An intercommunicator's collectives also wait on its hidden local
+         * intracommunicator, which does not contain w (ft_atomic_inter). */
+        if (c->local_comm)
+            p2p_fail_pending(c->local_comm, MPI_ERR_OTHER, P2P_COLL_ONLY);
     }
     if (comm_change_hook)
         comm_change_hook(); /* the monitor shows the failed member */

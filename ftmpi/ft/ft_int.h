@@ -28,6 +28,9 @@ typedef struct {
 extern ft_t ft;
 
 int ft_event_init(void);
+/* BLANK: is world rank w a gap, i.e. failed and handled by a recovery? A
+ * failure not recovered yet is no gap (ft_is_gap). */
+int ft_gap_world(int w);
 void ft_log_event(const char *what, int rank, const rtc_event_t *ev);
 
 #endif

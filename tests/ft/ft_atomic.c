@@ -1,21 +1,25 @@
 /*
  * ATOMIC collectives without the head (docs/ft.md, "ATOMIC without the
- * head"). Two scenarios:
+ * head"). Three scenarios:
  *
- *   ft_atomic fast | head
+ *   ft_atomic fast | head | hosts
  *     No failure. After one collective per communicator (which makes the
  *     shared decision slots through the head), a loop of Allreduce, Bcast,
  *     Barrier and Allgather on MPI_COMM_WORLD, a dup and a split, with the
  *     results checked. "fast": the MPI_T counter ftmpi_ft_atomic_head_votes
  *     must not move during the loop and ftmpi_ft_atomic_local must count
- *     every call; "head" (run with FTMPI_ATOMIC_SLOTS=0): the opposite.
+ *     every call; "head" (run with FTMPI_ATOMIC_SLOTS=0): the opposite;
+ *     "hosts" (np 4 on two hosts): the split is one per host and decides
+ *     in its slots, MPI_COMM_WORLD and the dup span both and use the head.
  *
  *   ft_atomic kill
  *     A loop of Allreduce on MPI_COMM_WORLD; the launcher kills a rank at a
  *     fault point (--kill-at): atomic_iter=N (the program's own, before the
  *     N-th iteration's Allreduce: the others are inside it),
  *     atomic_before_vote=N or atomic_after_vote=N (the library's, around
- *     the vote of the N-th decision through the slots: iteration N). Every
+ *     the vote of the N-th decision through the slots: iteration N), or
+ *     atomic_head_before_vote=N / atomic_head_after_vote=N (the same
+ *     around the N-th head vote: iteration N-1, on two hosts). Every
  *     survivor must see the same first failing iteration, with its receive
  *     buffer untouched; FT_EXPECT_FAIL lists the iterations allowed (e.g.
  *     "5" or "5,6"). After the recovery (MANUAL) a few more Allreduce calls
@@ -27,40 +31,10 @@
  *     iteration 3.
  * Prints "ft_atomic: rank R: ok" when every check held on this rank.
  */
-#include <mpi.h>
-#include <stdio.h>
+#include "atomic_common.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-static int fails;
-#define CHECK(cond, ...)                                            \
-    do {                                                            \
-        if (!(cond)) {                                              \
-            fprintf(stderr, "ft_atomic: check failed: " __VA_ARGS__); \
-            fprintf(stderr, "\n");                                  \
-            fails++;                                                \
-        }                                                           \
-    } while (0)
-
-static MPI_T_pvar_session session;
-
-static MPI_T_pvar_handle counter(const char *name)
-{
-    int i = -1, n = 0;
-    MPI_T_pvar_handle h = MPI_T_PVAR_HANDLE_NULL;
-    CHECK(MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &i) == MPI_SUCCESS, "no pvar %s",
-          name);
-    CHECK(MPI_T_pvar_handle_alloc(session, i, NULL, &h, &n) == MPI_SUCCESS, "alloc %s", name);
-    MPI_T_pvar_start(session, h); /* may be continuous: no start needed */
-    return h;
-}
-
-static unsigned long long read_counter(MPI_T_pvar_handle h)
-{
-    unsigned long long v = 0;
-    CHECK(MPI_T_pvar_read(session, h, &v) == MPI_SUCCESS, "pvar read");
-    return v;
-}
 
 /* One round of the four collectives on c, results checked. */
 static void round_of(MPI_Comm c, int it)
@@ -81,76 +55,38 @@ static void round_of(MPI_Comm c, int it)
         CHECK(all[k] == k + 1, "allgather slot %d: %d", k, all[k]);
 }
 
+/* slots: 1 every call decides in the slots ("fast"), 0 every call at the
+ * head ("head", FTMPI_ATOMIC_SLOTS=0), 2 ("hosts", np 4 on two hosts of
+ * two ranks): MPI_COMM_WORLD and its dup at the head, the split (one per
+ * host) in its slots. */
 static void fast(int slots, int rank)
 {
     enum { ITERS = 50 };
     MPI_Comm comms[3];
     MPI_Comm_dup(MPI_COMM_WORLD, &comms[1]);
-    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &comms[2]);
+    MPI_Comm_split(MPI_COMM_WORLD, slots == 2 ? rank / 2 : rank % 2, rank, &comms[2]);
     comms[0] = MPI_COMM_WORLD;
     for (int i = 0; i < 3; i++)
         round_of(comms[i], 0); /* the slots are made through the head */
-    MPI_T_pvar_handle head = counter("ftmpi_ft_atomic_head_votes");
-    MPI_T_pvar_handle local = counter("ftmpi_ft_atomic_local");
-    unsigned long long h0 = read_counter(head), l0 = read_counter(local);
+    MPI_T_pvar_handle head = atomic_counter("ftmpi_ft_atomic_head_votes");
+    MPI_T_pvar_handle local = atomic_counter("ftmpi_ft_atomic_local");
+    unsigned long long h0 = atomic_read(head), l0 = atomic_read(local);
     for (int it = 1; it <= ITERS; it++)
         for (int i = 0; i < 3; i++)
             round_of(comms[i], it);
-    unsigned long long dh = read_counter(head) - h0, dl = read_counter(local) - l0;
+    unsigned long long dh = atomic_read(head) - h0, dl = atomic_read(local) - l0;
     /* A split of one member decides alone: neither counter moves. */
-    int one = 0, sz;
+    int sz;
     MPI_Comm_size(comms[2], &sz);
-    one = sz == 1;
-    unsigned long long calls = 4ull * ITERS * (unsigned long long)(3 - one);
-    if (slots)
-        CHECK(dh == 0 && dl == calls, "rank %d: %llu head votes, %llu local (want 0, %llu)", rank,
-              dh, dl, calls);
-    else
-        CHECK(dh == calls && dl == 0, "rank %d: %llu head votes, %llu local (want %llu, 0)",
-              rank, dh, dl, calls);
-    printf("ft_atomic: rank %d: %llu calls, %llu head votes, %llu decided locally\n", rank, calls,
-           dh, dl);
+    unsigned long long per = 4ull * ITERS, split = sz == 1 ? 0 : per;
+    unsigned long long want_h = slots == 1 ? 0 : slots == 0 ? 2 * per + split : 2 * per;
+    unsigned long long want_l = slots == 1 ? 2 * per + split : slots == 0 ? 0 : split;
+    CHECK(dh == want_h && dl == want_l, "rank %d: %llu head votes, %llu local (want %llu, %llu)",
+          rank, dh, dl, want_h, want_l);
+    printf("ft_atomic: rank %d: %llu calls, %llu head votes, %llu decided locally\n", rank,
+           2 * per + split, dh, dl);
     MPI_Comm_free(&comms[1]);
     MPI_Comm_free(&comms[2]);
-}
-
-/* Is iteration it in the comma-separated FT_EXPECT_FAIL (unset: any)? */
-static int allowed(int it)
-{
-    const char *e = getenv("FT_EXPECT_FAIL");
-    char list[80], item[16];
-    snprintf(list, sizeof list, ",%s,", e ? e : "");
-    snprintf(item, sizeof item, ",%d,", it);
-    return !e || strstr(list, item) != NULL;
-}
-
-static void after_recovery(int fail_iter)
-{
-    int rank, size, *mode, flag;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Comm_get_attr(MPI_COMM_WORLD, FTMPI_COMM_MODE, &mode, &flag);
-    /* Every survivor saw the same first failing iteration (replacements
-     * have none: -1; BLANK gaps leave their slot at -2). */
-    int all[64];
-    for (int k = 0; k < 64; k++)
-        all[k] = -2;
-    CHECK(MPI_Allgather(&fail_iter, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD) == MPI_SUCCESS,
-          "allgather after the recovery");
-    int live = 0;
-    for (int k = 0; k < size && k < 64; k++) {
-        if (all[k] == -2)
-            continue;
-        live++;
-        CHECK(all[k] == -1 || all[k] == fail_iter || fail_iter == -1,
-              "rank %d: failed at iteration %d, rank %d at %d", rank, fail_iter, k, all[k]);
-    }
-    for (int i = 0; i < 3; i++) {
-        int one = 1, sum = 0;
-        CHECK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS,
-              "allreduce after the recovery");
-        CHECK(sum == live, "sum %d after the recovery, %d live", sum, live);
-    }
 }
 
 static void kill_loop(int rank)
@@ -167,20 +103,12 @@ static void kill_loop(int rank)
                   "rank %d iteration %d: %d %d %d", rank, it, out[0], out[1], out[3]);
             continue;
         }
-        CHECK(rc == MPI_ERR_OTHER, "rank %d: the failure gave %d", rank, rc);
-        CHECK(out[0] == -7 && out[1] == -7 && out[2] == -7 && out[3] == -7,
-              "rank %d: receive buffer touched by a failed ATOMIC Allreduce", rank);
-        CHECK(allowed(it), "rank %d: first failure at iteration %d, not in FT_EXPECT_FAIL=%s",
-              rank, it, getenv("FT_EXPECT_FAIL"));
+        atomic_check_failure(rank, it, rc, out, N, -7);
         fail_iter = it;
-        printf("ft_atomic: rank %d: first failure at iteration %d\n", rank, it);
     }
     CHECK(fail_iter >= 0, "rank %d: no collective failed", rank);
-    MPI_Comm nc = FT_MPI_CHECK_RECOVER;
-    CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &nc) == MPI_SUCCESS, "recovery");
-    if (nc != MPI_COMM_NULL && nc != FT_MPI_CHECK_RECOVER)
-        MPI_Comm_free(&nc);
-    after_recovery(fail_iter);
+    atomic_recover();
+    atomic_after_recovery(fail_iter);
 }
 
 /* --recovery=none, rank 3 killed: the half of a split without it keeps
@@ -191,8 +119,8 @@ static void elsewhere(int rank)
     MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
     int one = 1, sum = 0, failed = -1;
     CHECK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, half) == MPI_SUCCESS, "first call");
-    MPI_T_pvar_handle head = counter("ftmpi_ft_atomic_head_votes");
-    unsigned long long h0 = read_counter(head);
+    MPI_T_pvar_handle head = atomic_counter("ftmpi_ft_atomic_head_votes");
+    unsigned long long h0 = atomic_read(head);
     for (int it = 0; it < 10 && failed < 0; it++) {
         FTMPI_Fault_point("atomic_iter", it);
         sum = -7;
@@ -202,7 +130,7 @@ static void elsewhere(int rank)
         else
             failed = it;
     }
-    unsigned long long dh = read_counter(head) - h0;
+    unsigned long long dh = atomic_read(head) - h0;
     if (rank % 2 == 0)
         CHECK(failed < 0 && dh == 0, "rank %d: failed at %d, %llu head votes", rank, failed, dh);
     else
@@ -213,26 +141,14 @@ static void elsewhere(int rank)
 
 int main(int argc, char **argv)
 {
-    setvbuf(stdout, NULL, _IONBF, 0);
-    int provided;
-    int rc = MPI_Init(&argc, &argv);
-    int restarted = rc == MPI_INIT_RESTARTED_NODE;
-    MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
-    MPI_T_pvar_session_create(&session);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     int rank;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    int restarted = atomic_init(&argc, &argv, &rank);
     const char *what = argc > 1 ? argv[1] : "fast";
     if (!strcmp(what, "elsewhere"))
         elsewhere(rank);
     else if (!strcmp(what, "kill"))
-        restarted ? after_recovery(-1) : kill_loop(rank);
+        restarted ? atomic_after_recovery(-1) : kill_loop(rank);
     else
-        fast(strcmp(what, "head") != 0, rank);
-    MPI_T_pvar_session_free(&session);
-    MPI_T_finalize();
-    if (fails == 0)
-        printf("ft_atomic: rank %d: ok\n", rank);
-    MPI_Finalize();
-    return fails != 0;
+        fast(!strcmp(what, "head") ? 0 : !strcmp(what, "hosts") ? 2 : 1, rank);
+    return atomic_finish(rank);
 }
