@@ -6,7 +6,10 @@
  * (contiguous, or packed) data; the receiver, once matched, reads it with a
  * single process_vm_readv and answers FIN. Where the kernel refuses single
  * copy, or the sender is on another host, the receiver answers CTS and the
- * sender streams the data (stream.c).
+ * sender streams the data (stream.c). To a peer on the network the RTS
+ * carries the message's first bytes (PKT_F_HEAD, the TCP eager limit by
+ * default): they cross while the CTS makes its round trip, and the stream
+ * sends only the rest.
  *
  * Ordering: packets from one sender arrive in order (one transport per
  * pair, each FIFO: a ring, a TCP connection), posted receives are matched in posting order and unexpected
@@ -169,13 +172,20 @@ static void deliver_into(req_t *r, const pkt_t *p, const void *data)
         req_complete(r);
         return;
     }
-    /* PKT_RTS. One to self always points at contiguous data (the sender
-     * packed a non-contiguous buffer: p2p_start_send) that rndv_read
-     * unpacks into any receive datatype; a stream to self would never move
-     * (no transport carries DATA packets to their own sender). */
+    /* PKT_RTS. A network RTS carries the message's head (PKT_F_HEAD, its
+     * first p->rreq bytes): into the buffer now, the rest streams. One to
+     * self always points at contiguous data (the sender packed a
+     * non-contiguous buffer: p2p_start_send) that rndv_read unpacks into any
+     * receive datatype; a stream to self would never move (no transport
+     * carries DATA packets to their own sender). */
+    size_t head = (p->flags & PKT_F_HEAD) ? (size_t)p->rreq : 0;
+    if (head && r->status.ftmpi_count)
+        dt_unpack_small(r->dt, (size_t)r->count, r->buf, data,
+                        head < (size_t)r->status.ftmpi_count ? head
+                                                             : (size_t)r->status.ftmpi_count);
     int rc;
     if (p->src_world != ftg.world_rank &&
-        ((p->flags & PKT_F_STREAM) ||
+        (head || (p->flags & PKT_F_STREAM) ||
          (!dt_is_contig(r->dt, (size_t)r->count) && !dt_iov_worthwhile(r->dt, (size_t)r->count))))
         rc = -EAGAIN; /* pack into fragments / unpack as they arrive */
     else
@@ -200,7 +210,7 @@ static void deliver_into(req_t *r, const pkt_t *p, const void *data)
         if (rc == -EPERM || rc == -ENOSYS)
             route_no_cma();
         r->streaming = 1;
-        r->received = 0;
+        r->received = head;
         r->remote_token = p->sreq;
         r->bytes = p->len;
         r->peer_world = p->src_world;
@@ -281,8 +291,15 @@ void p2p_deliver(const pkt_t *p, const void *data, size_t len)
     if (p->src_world >= 0 && p->src_world < ftg.world_size && from_dead_incarnation(p))
         return;
     switch (p->type) {
-    case PKT_EAGER:
     case PKT_RTS:
+        if ((p->flags & PKT_F_HEAD) && (p->rreq != len || p->rreq >= p->len)) {
+            fprintf(stderr, "ftmpi: rank %d: dropped an RTS from rank %d whose head (%zu "
+                            "bytes) does not match its header\n", ftg.world_rank,
+                    (int)p->src_world, len);
+            return;
+        }
+        /* fall through */
+    case PKT_EAGER:
         /* Sent before a recovery this process has been through. */
         if (old_msg_dead(p, ftstate_generation(), ftstate_drop_which()))
             return;
@@ -481,6 +498,19 @@ int p2p_start_send(req_t *r)
         p.addr = (uint64_t)(uintptr_t)r->pack_tmp;
     }
     list_add_tail(&waiting_sends, &r->link);
+    r->sent = 0;
+    size_t head = route_rts_head(r->peer_world);
+    if (head && head < r->bytes) {
+        /* The head travels with the RTS when the connection takes it now
+         * (else a plain RTS: no queue holds r for its data). */
+        pkt_t h = p;
+        h.flags |= PKT_F_HEAD;
+        h.rreq = head;
+        if (xmit_head_now(r->peer_world, &h, r)) {
+            r->sent = head;
+            return MPI_SUCCESS;
+        }
+    }
     int rc = xmit(r->peer_world, &p, NULL);
     if (rc != MPI_SUCCESS)
         list_del(&r->link);

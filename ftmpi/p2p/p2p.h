@@ -25,6 +25,7 @@ typedef enum {
 #define PKT_F_SYNC 1u
 #define PKT_F_STREAM 2u  /* RTS: data is not contiguous at the sender: ask for a stream */
 #define PKT_F_IOV 4u     /* RTS: addr is the sender's run list, rreq its length (p2p/rndv.c) */
+#define PKT_F_HEAD 8u    /* RTS: its payload is the message's first rreq bytes (network) */
 
 typedef struct {
     uint8_t type;
@@ -64,7 +65,7 @@ typedef struct {
 typedef struct umsg {
     list_node_t link;
     pkt_t pkt;
-    char *data;         /* eager payload copy (NULL for rendezvous) */
+    char *data;         /* eager payload copy (an RTS: its head, PKT_F_HEAD, or NULL) */
     int handle;         /* MPI_Message handle while mprobed */
     comm_t *comm;       /* while mprobed */
     int pooled;         /* umsg.c: a pool record (payload room UMSG_INLINE) */

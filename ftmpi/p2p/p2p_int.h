@@ -83,6 +83,9 @@ int route_open(void);
 int route_update(void);   /* after a recovery: open TCP if a peer moved away */
 void route_close(void);
 size_t route_eager_limit(int world);
+/* Bytes of a rendezvous message sent with its RTS to world rank `world`
+ * (PKT_F_HEAD; 0: none, the peer reads or streams it all). */
+size_t route_rts_head(int world);
 int route_can_cma(int world);
 void route_no_cma(void);
 int route_poll(void);
@@ -113,6 +116,10 @@ int xmit_eager_now(int world, const pkt_t *p, const void *buf, size_t count, con
 /* The same with the compact header h, written as it is (no pkt_t built and
  * converted): 1 sent, 0 not now (queued packets first, or no room), -1 the
  * peer's transport has no reserve/commit (use xmit_eager_now). */
+/* An RTS carrying the first p->rreq bytes of r's data (PKT_F_HEAD), now:
+ * 1 sent; 0 not now (queued packets first, or no room: send a plain RTS,
+ * no queue ever holds r for its data). */
+int xmit_head_now(int world, const pkt_t *p, const req_t *r);
 int xmit_short_now(int world, const pkt_short_t *h, const void *buf, size_t count,
                    const dt_t *dt, size_t dlen);
 int xmit_pending(void);
@@ -129,7 +136,8 @@ void p2p_eager_sent(req_t *r);
 int rndv_send_iov(req_t *r, pkt_t *p);
 int rndv_read(req_t *r, const pkt_t *p);
 
-/* stream.c: rendezvous fallback when single copy is not possible */
+/* stream.c: rendezvous fallback when single copy is not possible. The
+ * stream starts at r->sent (the head the RTS carried, or 0). */
 void stream_add(req_t *r);
 int stream_progress(void);
 void stream_drop_peer(int world, int err);

@@ -22,7 +22,7 @@
 
 const tp_ops_t *route_shm, *route_tcp;
 int route_force_tcp;
-static size_t tcp_eager;
+static size_t tcp_eager, tcp_head;
 static tp_env_t env;
 
 /* Can this process read its peers' memory (single copy)? Allow peers to
@@ -134,6 +134,12 @@ int route_open(void)
         return -1;
     if (route_tcp && tcp_eager > route_tcp->max_inline)
         tcp_eager = route_tcp->max_inline;
+    /* The head of a rendezvous message that travels with its RTS
+     * (FTMPI_TCP_RNDV_HEAD bytes, default the eager limit; 0: none):
+     * it crosses the network while the CTS makes its round trip. */
+    tcp_head = size_env("FTMPI_TCP_RNDV_HEAD", tcp_eager, NULL);
+    if (route_tcp && tcp_head > route_tcp->max_inline)
+        tcp_head = route_tcp->max_inline;
     return 0;
 }
 
@@ -160,6 +166,13 @@ size_t route_eager_limit(int world)
     int addr;
     const tp_ops_t *tp = route_of(world, &addr);
     return tp && tp == route_tcp ? tcp_eager : ftg.eager_limit;
+}
+
+size_t route_rts_head(int world)
+{
+    int addr;
+    const tp_ops_t *tp = route_of(world, &addr);
+    return tp && tp == route_tcp && world != ftg.world_rank ? tcp_head : 0;
 }
 
 int route_can_cma(int world)

@@ -15,7 +15,6 @@ void stream_add(req_t *r)
 {
     int addr;
     const tp_ops_t *tp = route_of(r->peer_world, &addr);
-    r->sent = 0;
     if (tp && tp->send_stream) {
         if (stream_io_start(r, tp, addr) != MPI_SUCCESS) {
             r->status.MPI_ERROR = MPI_ERR_NO_MEM;

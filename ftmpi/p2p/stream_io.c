@@ -22,6 +22,7 @@ list_node_t stream_io_list = LIST_INIT(stream_io_list); /* sends streaming throu
 typedef struct {
     tp_io_t io;
     uint64_t token;
+    size_t base;       /* message offset of the io's byte 0 (the RTS's head) */
     int recv;
     int bounced;       /* the last iov was the bounce buffer */
     char *bounce;
@@ -54,6 +55,7 @@ static int io_iov(tp_io_t *io, size_t off, size_t max, struct iovec *iov, int n,
     rio_t *x = (rio_t *)io;
     req_t *r = live(x);
     x->bounced = 0;
+    off += x->base;
     size_t cap = r ? capacity(r, x->recv) : 0;
     if (off >= cap) /* gone, or the part of a message that does not fit */
         return one(iov, x->recv ? trash : zeros, max < BOUNCE_BYTES ? max : BOUNCE_BYTES, bytes);
@@ -75,7 +77,7 @@ static void io_moved(tp_io_t *io, size_t off, size_t len)
     rio_t *x = (rio_t *)io;
     req_t *r;
     if (x->bounced && (r = live(x)))
-        dt_unpack(r->dt, (size_t)r->count, r->buf, off, x->bounce, len);
+        dt_unpack(r->dt, (size_t)r->count, r->buf, x->base + off, x->bounce, len);
 }
 
 static void io_done(tp_io_t *io, int err)
@@ -86,7 +88,7 @@ static void io_done(tp_io_t *io, int err)
         list_del(&r->link); /* off recv_streams / stream_io_list */
         r->streaming = 0;
         if (x->recv) {
-            r->received = io->len;
+            r->received = x->base + io->len;
             req_complete(r);
         } else {
             r->data_done = 1;
@@ -100,7 +102,7 @@ static void io_done(tp_io_t *io, int err)
     free(x);
 }
 
-static rio_t *rio_new(uint64_t token, size_t len, int recv)
+static rio_t *rio_new(uint64_t token, size_t base, size_t len, int recv)
 {
     rio_t *x = calloc(1, sizeof(*x));
     if (!x)
@@ -110,6 +112,7 @@ static rio_t *rio_new(uint64_t token, size_t len, int recv)
     x->io.moved = io_moved;
     x->io.done = io_done;
     x->token = token;
+    x->base = base;
     x->recv = recv;
     return x;
 }
@@ -122,13 +125,15 @@ int stream_io_start(req_t *r, const tp_ops_t *tp, int addr)
             return MPI_ERR_NO_MEM;
         dt_pack(r->dt, count, r->buf, 0, r->pack_tmp, r->bytes);
     }
-    rio_t *x = rio_new(req_token(r), r->bytes, 0);
+    /* from r->sent: what the RTS did not carry */
+    rio_t *x = rio_new(req_token(r), r->sent, r->bytes - r->sent, 0);
     if (!x)
         return MPI_ERR_NO_MEM;
     pkt_t p;
     pkt_init(&p, PKT_DATA, NULL, 0);
     p.rreq = r->remote_token;
-    p.len = r->bytes;
+    p.addr = r->sent;
+    p.len = r->bytes - r->sent;
     xmit_stamp(r->peer_world, &p);
     r->streaming = 1;
     list_add_tail(&stream_io_list, &r->link);
@@ -141,13 +146,15 @@ int stream_sink(int src, const void *hdr, size_t len, tp_io_t **io)
 {
     const pkt_t *p = hdr;
     (void)src;
-    if (p->type != PKT_DATA || p->addr != 0)
+    if (p->type != PKT_DATA)
         return 1;
+    /* the stream of the whole message, or of its rest after the head its
+     * RTS carried (r->received bytes) */
     req_t *r = req_from_token(p->rreq);
     if (!r || r->kind != REQ_RECV || !r->streaming || r->peer_world != p->src_world ||
-        len != r->bytes)
+        p->addr != r->received || len != r->bytes - r->received)
         return 1;
-    rio_t *x = rio_new(p->rreq, len, 1);
+    rio_t *x = rio_new(p->rreq, r->received, len, 1);
     if (!x)
         return 1;
     size_t count = (size_t)r->count;

@@ -22,7 +22,8 @@ static int npool;
 
 umsg_t *umsg_new(const pkt_t *p, const void *data, size_t len)
 {
-    size_t dlen = p->type == PKT_EAGER ? len : 0;
+    /* an eager payload, or the head a network RTS carries (PKT_F_HEAD) */
+    size_t dlen = p->type == PKT_EAGER || (p->flags & PKT_F_HEAD) ? len : 0;
     umsg_t *m;
     if (dlen <= UMSG_INLINE && pool) {
         m = pool;

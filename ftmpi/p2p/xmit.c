@@ -198,6 +198,14 @@ int xmit_eager_now(int world, const pkt_t *p, const void *buf, size_t count, con
     return put_data(world, p, buf, count, dt, p->len) == 0;
 }
 
+int xmit_head_now(int world, const pkt_t *p, const req_t *r)
+{
+    int addr;
+    if (!route_of(world, &addr) || !list_empty(&pending[world]))
+        return 0;
+    return put_data(world, p, r->buf, (size_t)r->count, r->dt, (size_t)p->rreq) == 0;
+}
+
 int xmit_short_now(int world, const pkt_short_t *h, const void *buf, size_t count,
                    const dt_t *dt, size_t dlen)
 {

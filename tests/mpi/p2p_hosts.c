@@ -10,8 +10,9 @@
  *    writev/readv), checked byte by byte;
  *  - non-contiguous data: short runs (packed / bounce buffer) and long runs
  *    (the datatype's runs as iovecs);
- *  - a synchronous send; a truncated receive (MPI_ERR_TRUNCATE) followed
- *    by an intact message; messages to itself.
+ *  - a synchronous send; truncated receives (MPI_ERR_TRUNCATE: shorter and
+ *    longer than the head a network RTS carries) followed by an intact
+ *    message; messages to itself.
  */
 #include "mpitest.h"
 
@@ -85,6 +86,7 @@ int main(int argc, char **argv)
     if (t_rank == 0) {
         T_MPI(MPI_Send(s, (int)big, MPI_BYTE, peer, 10, MPI_COMM_WORLD));
         T_MPI(MPI_Send(s, (int)big, MPI_BYTE, peer, 11, MPI_COMM_WORLD));
+        T_MPI(MPI_Send(s, (int)big, MPI_BYTE, peer, 12, MPI_COMM_WORLD));
     } else {
         T_MPI_CLASS(MPI_Recv(r, 1000, MPI_BYTE, peer, 10, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
                     MPI_ERR_TRUNCATE);
@@ -92,6 +94,12 @@ int main(int argc, char **argv)
         memset(r, 0, big);
         T_MPI(MPI_Recv(r, (int)big, MPI_BYTE, peer, 11, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
         T_CHECK(t_verify(r, big, 99) < 0, "the message after a truncated one differs");
+        /* truncated past the head an RTS carries (PKT_F_HEAD) */
+        memset(r, 0, big);
+        T_MPI_CLASS(MPI_Recv(r, 100000, MPI_BYTE, peer, 12, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+                    MPI_ERR_TRUNCATE);
+        T_CHECK(t_verify(r, 100000, 99) < 0, "truncated receive: the first 100000 bytes differ");
+        T_CHECK(r[100000] == 0, "a truncated receive wrote past its buffer");
     }
     free(s);
     free(r);

@@ -55,8 +55,8 @@ static int t_send_on(int world, int r, const void *hdr, const struct iovec *iov,
     if (r < 0 || r >= TCP_MAX_ROUTES)
         return -EINVAL;
     tcp_route_t *p = &T.peers[world].rt[r];
-    if (!p->c && tcp_peer_gone(world))
-        return 0; /* it said goodbye: nothing it is sent is read */
+    if ((!p->c && tcp_peer_gone(world)) || T.closing)
+        return 0; /* it said goodbye, or we did: nothing sent now is read */
     if (!p->c || p->c->state != C_READY || p->nout) {
         /* Like a full ring: the packet waits in p2p's queue, and its send
          * is not complete until the connection takes it. */
@@ -178,7 +178,7 @@ static void check_peers(void)
                 tcp_io_drop(w, -ESHUTDOWN);
                 continue;
             }
-            if (!p->c && now >= p->retry_ns)
+            if (!p->c && now >= p->retry_ns && !T.closing)
                 tcp_conn_start(w, r);
             if (!p->suspected && now - p->progress_ns > T.stall_ns) {
                 fprintf(stderr, "ftmpi: tcp: output to rank %d (route %d) has not moved for "
@@ -234,8 +234,32 @@ static void t_drop_peer(int world, int addr)
 
 static void t_drop_incoming(void) {}
 
-/* Say goodbye on every ready connection and give the goodbyes (and what
- * is still queued) up to two seconds to leave. */
+/* Shut our side of each ready connection whose output (its BYE last)
+ * has left; 1 while one is still open (the peer's side not closed). */
+static int shut_drained(void)
+{
+    int open = 0;
+    list_node_t *n;
+    list_for_each(n, &T.conns) {
+        tcp_conn_t *c = list_entry(n, tcp_conn_t, link);
+        if (c->state != C_READY)
+            continue;
+        open = 1;
+        if (!c->shut && !T.peers[c->peer].rt[c->route].nout) {
+            shutdown(c->fd, SHUT_WR);
+            c->shut = 1;
+        }
+    }
+    return open;
+}
+
+/* Say goodbye on every ready connection, then close gracefully: shut our
+ * side once the BYE has left and read until the peer's side closes too
+ * (its BYE, then end of file), up to two seconds in all. A socket closed
+ * with bytes unread is reset, and a reset throws away what the kernel
+ * still held for the peer: our BYE, when the peer was not reading (it
+ * then saw the reset without the goodbye, took it for a failure and
+ * connected again and again, "Connection refused", while it finalized). */
 static void t_close(void)
 {
     for (int w = 0; w < T.env->world_size; w++)
@@ -245,10 +269,11 @@ static void t_close(void)
                 if (o)
                     tcp_io_queue(w, r, o);
             }
+    T.closing = 1;
     uint64_t end = timer_ns() + 2000000000ull;
-    while (T.nbusy && timer_ns() < end) {
+    while ((T.nbusy || shut_drained()) && timer_ns() < end) {
         t_progress();
-        if (T.nbusy)
+        if (T.nbusy || shut_drained())
             usleep(1000);
     }
     list_node_t *n, *t;

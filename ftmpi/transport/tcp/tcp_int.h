@@ -62,6 +62,7 @@ typedef struct tcp_conn {
     int bye;                  /* the peer said goodbye: its EOF is no failure */
     int in_use;               /* delivering from it: close later */
     int want_out;             /* EPOLLOUT is on */
+    int shut;                 /* MPI_Finalize: BYE sent, our side shut down */
     uint8_t nonce[FT_AUTH_NONCE_BYTES];  /* ours */
     uint8_t peer_nonce[FT_AUTH_NONCE_BYTES];
     uint8_t hs[sizeof(tcp_hs_t)];
@@ -125,6 +126,7 @@ typedef struct {
     int rx_route;             /* route of the connection being read */
     uint64_t next_check_ns;   /* next look for handshakes that take too long */
     int in_batch;             /* handling epoll events: frees wait (tcp_conn_reap) */
+    int closing;              /* MPI_Finalize: no new output, no new connections */
     struct tcp_conn *dead;    /* connections closed meanwhile */
 } tcp_t;
 

@@ -144,8 +144,10 @@ int tcp_io_write(int world, int r)
                 tcp_conn_watch(p->c, 1);
                 return work;
             }
-            if (errno != EINTR)
-                tcp_conn_close(p->c, strerror(errno), 1);
+            if (errno != EINTR) { /* after a BYE either way: no failure */
+                int quiet = p->c->bye || T.closing;
+                tcp_conn_close(p->c, quiet ? NULL : strerror(errno), !quiet);
+            }
             continue;
         }
         p->progress_ns = timer_ns();
@@ -375,15 +377,18 @@ int tcp_io_read(tcp_conn_t *c)
             if (n > 0)
                 c->rlen += (size_t)n;
         }
+        /* after the peer's BYE, or ours (MPI_Finalize), the end of the
+         * connection is no failure */
+        int quiet = c->bye || T.closing;
         if (n == 0) {
-            tcp_conn_close(c, c->bye ? NULL : "closed by the peer", !c->bye);
+            tcp_conn_close(c, quiet ? NULL : "closed by the peer", !quiet);
             break;
         }
         if (n < 0) {
             if (errno == EAGAIN || errno == EWOULDBLOCK)
                 break;
             if (errno != EINTR)
-                tcp_conn_close(c, strerror(errno), !c->bye);
+                tcp_conn_close(c, quiet ? NULL : strerror(errno), !quiet);
             continue;
         }
         work++;
