@@ -227,6 +227,17 @@ int rma_cma_xfer(win_t *w, int t, char *packed, uintptr_t rbase, const rma_run_t
 struct iovec;
 int rma_cma_vec(win_t *w, int t, struct iovec *l, struct iovec *r, size_t k, size_t bytes,
                 int write);
+/* Accumulate, get-accumulate or compare-and-swap at tbase (laid out like
+ * runs) from packed src; old gets the previous values. No lock taken. */
+int rma_atomic_apply(const rma_args_t *a, const rma_run_t *runs, size_t nruns, char *tbase,
+                     const char *src, char *old, size_t bytes);
+/* Accumulates by CMA (rma_cmacc.c): does the origin apply this one itself?
+ * Then what went to that target as messages before is completed first. */
+int rma_cma_atomic_ready(win_t *w, const rma_args_t *a);
+/* The read-modify-write of target a->target's runs at rbase, under the
+ * window's mutex. */
+int rma_cma_atomic(win_t *w, const rma_args_t *a, const rma_run_t *runs, size_t nruns,
+                   uintptr_t rbase, const char *src, char *old, size_t bytes);
 /* The CMA queue (rma_cmaq.c): add a put or get (1: queued, 0: do it now);
  * drain: the queued ones to the kernel, their error also kept in w->err. */
 typedef struct rma_cmaq rma_cmaq_t;

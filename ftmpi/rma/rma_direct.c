@@ -1,10 +1,9 @@
 /* Origin side of operations the origin does itself: loads and stores on a
- * window every member maps (RMA_VIA_SHM), or puts and gets by
- * process_vm_readv/writev into the target's memory (RMA_VIA_CMA; its
- * accumulates go as messages, applied by the target one after the other).
- * On a mapped window accumulates, get-accumulates and compare-and-swap run
- * under the window's process-shared mutex, so each is atomic with respect
- * to every other on the window (MPI-3.1 11.7.1). */
+ * window every member maps (RMA_VIA_SHM), or puts, gets and accumulates by
+ * process_vm_readv/writev into the target's memory (RMA_VIA_CMA; the
+ * accumulates in rma_cmacc.c). Accumulates, get-accumulates and
+ * compare-and-swap run under the window's process-shared mutex, so each is
+ * atomic with respect to every other on the window (MPI-3.1 11.7.1). */
 #include "rma/rma.h"
 
 #include <stdlib.h>
@@ -35,23 +34,30 @@ static int cma_put_get(win_t *w, const rma_args_t *a, const rma_run_t *runs, siz
     return rc;
 }
 
-/* Accumulate, get-accumulate, compare-and-swap at tbase, in the segment. */
-static int atomic_op(win_t *w, const rma_args_t *a, const rma_run_t *runs, size_t nruns,
-                     char *tbase, const char *src, char *old, size_t bytes)
+int rma_atomic_apply(const rma_args_t *a, const rma_run_t *runs, size_t nruns, char *tbase,
+                     const char *src, char *old, size_t bytes)
 {
-    int rc = MPI_SUCCESS;
-    rma_shm_lock(w);
     if (a->kind == RMA_CAS) {
         rma_copy_out(tbase, runs, nruns, old);
         if (memcmp(old, a->cbuf, bytes) == 0)
             rma_apply(tbase, runs, nruns, a->obuf, NULL, NULL);
-    } else if (a->op->handle == MPI_NO_OP) {
+        return MPI_SUCCESS;
+    }
+    if (a->op->handle == MPI_NO_OP) {
         if (old)
             rma_copy_out(tbase, runs, nruns, old);
-    } else {
-        op_t *op = a->op->predefined && a->op->handle == MPI_REPLACE ? NULL : a->op;
-        rc = rma_apply(tbase, runs, nruns, src, op, old);
+        return MPI_SUCCESS;
     }
+    op_t *op = a->op->predefined && a->op->handle == MPI_REPLACE ? NULL : a->op;
+    return rma_apply(tbase, runs, nruns, src, op, old);
+}
+
+/* Accumulate, get-accumulate, compare-and-swap at tbase, in the segment. */
+static int atomic_op(win_t *w, const rma_args_t *a, const rma_run_t *runs, size_t nruns,
+                     char *tbase, const char *src, char *old, size_t bytes)
+{
+    rma_shm_lock(w);
+    int rc = rma_atomic_apply(a, runs, nruns, tbase, src, old, bytes);
     rma_shm_unlock(w);
     return rc;
 }
@@ -118,7 +124,8 @@ int rma_start_direct(win_t *w, const rma_args_t *a)
     }
     if (a->kind != RMA_CAS && a->odt && !direct)
         dt_pack(a->odt, (size_t)a->ocount, a->obuf, 0, in, bytes);
-    rc = atomic_op(w, a, runs, nruns, tbase, src, old, bytes);
+    rc = w->via == RMA_VIA_SHM ? atomic_op(w, a, runs, nruns, tbase, src, old, bytes)
+                               : rma_cma_atomic(w, a, runs, nruns, rbase, src, old, bytes);
     if (rc == MPI_SUCCESS && a->kind == RMA_CAS)
         memcpy(a->rbuf, old, bytes);
     else if (rc == MPI_SUCCESS && old)

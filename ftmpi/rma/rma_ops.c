@@ -302,9 +302,10 @@ int rma_start(win_t *w, const rma_args_t *a, req_t **ureq)
     if (w->via == RMA_VIA_CMA && !ctl && !ureq && rma_cmaq_add(w, a))
         return MPI_SUCCESS; /* sent with the queue (rma_cmaq.c) */
     rma_cmaq_drain(w); /* what was queued goes first; its error is kept for the sync call */
-    /* CMA windows: puts and gets directly, accumulates as messages */
+    /* CMA windows: puts, gets and (but small plain) accumulates directly */
     int direct = w->via == RMA_VIA_SHM ||
-                 (w->via == RMA_VIA_CMA && (a->kind == RMA_PUT || a->kind == RMA_GET));
+                 (w->via == RMA_VIA_CMA && (a->kind == RMA_PUT || a->kind == RMA_GET ||
+                                            (!ctl && rma_cma_atomic_ready(w, a))));
     if (direct && !ctl) {
         rc = rma_start_direct(w, a);
         if (ureq) {

@@ -97,22 +97,12 @@ static int one_host(win_t *w)
     return 1;
 }
 
-/* The shared segment: rank 0 makes a memfd, the others open it through
- * /proc/<pid>/fd/<fd> (same host, same user), all map it: the lock page,
- * then the members' parts. */
-static int shared_segment(win_t *w)
+/* Map a segment of total bytes at every member: rank 0 makes a memfd, the
+ * others open it through /proc/<pid>/fd/<fd> (same host, same user); its
+ * first page holds the accumulate mutex. Collective; MPI_ERR_NO_MEM (and
+ * nothing mapped) when some member could not. */
+static int seg_map(win_t *w, size_t total)
 {
-    if (!one_host(w))
-        return MPI_ERR_RMA_SHARED;
-    w->offs = calloc((size_t)w->size + 1, sizeof(MPI_Aint));
-    if (!w->offs)
-        return MPI_ERR_NO_MEM;
-    size_t total = SEG_HEAD;
-    for (int r = 0; r < w->size; r++) {
-        w->offs[r] = (MPI_Aint)total;  /* contiguous, as the standard's default */
-        total += (size_t)w->sizes[r];
-    }
-    w->seg_len = total;
     int64_t who[2] = {getpid(), -1};
     int fd = -1, rc = MPI_SUCCESS;
     if (w->rank == 0) {
@@ -135,8 +125,10 @@ static int shared_segment(win_t *w)
     }
     void *p = fd >= 0 ? mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
     int ok = p != MAP_FAILED, all = 0;
-    if (ok)
+    if (ok) {
         w->seg = p;
+        w->seg_len = total;
+    }
     if (ok && w->rank == 0) {
         pthread_mutexattr_t a;
         pthread_mutexattr_init(&a);
@@ -149,13 +141,43 @@ static int shared_segment(win_t *w)
     rc = coll_allreduce(w->comm, &ok, &all, 1, dt_get(MPI_INT), op_get(MPI_MIN));
     if (fd >= 0)
         close(fd);
+    if (rc == MPI_SUCCESS && !all)
+        rc = MPI_ERR_NO_MEM;
+    if (rc != MPI_SUCCESS && w->seg) {
+        munmap(w->seg, w->seg_len);
+        w->seg = NULL;
+    }
+    return rc;
+}
+
+/* The shared segment: the lock page, then the members' parts. */
+static int shared_segment(win_t *w)
+{
+    if (!one_host(w))
+        return MPI_ERR_RMA_SHARED;
+    w->offs = calloc((size_t)w->size + 1, sizeof(MPI_Aint));
+    if (!w->offs)
+        return MPI_ERR_NO_MEM;
+    size_t total = SEG_HEAD;
+    for (int r = 0; r < w->size; r++) {
+        w->offs[r] = (MPI_Aint)total;  /* contiguous, as the standard's default */
+        total += (size_t)w->sizes[r];
+    }
+    int rc = seg_map(w, total);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (!all)
-        return MPI_ERR_NO_MEM;
     w->base = (char *)w->seg + w->offs[w->rank];
     w->via = RMA_VIA_SHM;
     return MPI_SUCCESS;
+}
+
+/* A CMA window: the lock page alone, so that origins apply accumulates
+ * themselves under the same mutex the target takes (rma_cmacc.c). Where
+ * it cannot be mapped, accumulates stay messages. */
+static int cma_lock_page(win_t *w)
+{
+    int rc = seg_map(w, SEG_HEAD);
+    return rc == MPI_ERR_NO_MEM ? MPI_SUCCESS : rc;
 }
 
 void rma_shm_lock(win_t *w)
@@ -290,6 +312,8 @@ int rma_win_create(comm_t *c, int flavor, void *base, MPI_Aint size, int disp_un
         rc = shared_segment(w);
     if (rc == MPI_SUCCESS && cma)
         rc = rma_cma_setup(w);
+    if (rc == MPI_SUCCESS && w->via == RMA_VIA_CMA)
+        rc = cma_lock_page(w);
     if (rc == MPI_SUCCESS) {
         int h = handle_alloc(&rma_win_table, w);
         if (h < 0)

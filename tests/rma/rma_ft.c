@@ -8,11 +8,21 @@
  * (REBUILD: with the replacement, which joins at that point; BLANK: over
  * MPI_COMM_WORLD with its gap, which is MPI_ERR_RANK as a target).
  *
- *   rma_ft SYNC FLAVOR     SYNC: fence | pscw | lock | lockall | flush
+ *   rma_ft SYNC FLAVOR [unnoticed]
+ *                          SYNC: fence | pscw | lock | lockall | flush |
+ *                          qflush | qunlock
  *                          FLAVOR: create (CMA on one host; messages with
  *                          FTMPI_RMA_NO_SHM=1) | shared (shared memory)
  * Rank 2 (of 3) is the victim; it kills itself once the window is set up,
  * and the survivors wait for the failure notice before the epoch.
+ * qflush, qunlock: the victim dies inside the epoch instead, between the
+ * survivors' put to it (queued on a CMA window, gathered into a message
+ * otherwise) and their MPI_Win_flush (in MPI_Win_lock_all) or
+ * MPI_Win_unlock (of a shared lock): after a barrier with them it raises
+ * SIGKILL; the survivors wait for the failure notice (a receive from it
+ * fails) or, with "unnoticed", only until the kernel says the process has
+ * exited (/proc/PID/stat, without calling MPI), so the library may not
+ * know yet; either way the flush or unlock must fail.
  * Every rank that finishes prints "rma_ft: ok".
  */
 #include <mpi.h>
@@ -21,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define VICTIM 2
@@ -64,6 +75,62 @@ static MPI_Win make_win(MPI_Comm comm, const char *flavor, long **mem)
     for (int i = 0; i < 8; i++)
         (*mem)[i] = 0;
     return w;
+}
+
+/* Has process pid exited (a zombie or reaped)? */
+static int exited(long pid)
+{
+    char path[64], line[512];
+    snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 1;
+    char *got = fgets(line, sizeof(line), f);
+    fclose(f);
+    char *paren = got ? strrchr(line, ')') : NULL;
+    return !paren || paren[1] == '\0' || paren[2] == 'Z' || paren[2] == 'X';
+}
+
+/* Wait (sleeping, 10 s at most) until the kernel says pid has exited. */
+static int wait_exit(long pid)
+{
+    struct timespec ms = {0, 1000000};
+    for (int i = 0; i < 10000; i++) {
+        if (exited(pid))
+            return 1;
+        nanosleep(&ms, NULL);
+    }
+    return 0;
+}
+
+/* qflush / qunlock: the victim dies between the survivors' put to it and
+ * their flush (unlock); the error of that call. */
+static int kill_mid_epoch(MPI_Win w, const char *sync, int rank, int unnoticed, long vpid)
+{
+    int flush = !strcmp(sync, "qflush"), rc = MPI_SUCCESS;
+    long v = 7, dummy;
+    if (flush)
+        CHECK(MPI_Win_lock_all(0, w) == MPI_SUCCESS, "lock_all before the kill");
+    else if (rank != VICTIM)
+        CHECK(MPI_Win_lock(MPI_LOCK_SHARED, VICTIM, 0, w) == MPI_SUCCESS, "lock before the kill");
+    if (rank != VICTIM)
+        CHECK(MPI_Put(&v, 1, MPI_LONG, VICTIM, rank, 1, MPI_LONG, w) == MPI_SUCCESS,
+              "%s: the put to the live victim failed", sync);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == VICTIM)
+        raise(SIGKILL);
+    if (unnoticed)
+        CHECK(wait_exit(vpid), "the victim (pid %ld) did not exit", vpid);
+    else
+        CHECK(MPI_Recv(&dummy, 1, MPI_LONG, VICTIM, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
+                  MPI_SUCCESS, "a receive from the dead victim succeeded");
+    rc = flush ? MPI_Win_flush(VICTIM, w) : MPI_Win_unlock(VICTIM, w);
+    if (flush)
+        MPI_Win_unlock_all(w); /* fails too: the victim is in the epoch */
+    if (unnoticed) /* the library knows before the recovery */
+        CHECK(MPI_Recv(&dummy, 1, MPI_LONG, VICTIM, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
+                  MPI_SUCCESS, "a receive from the dead victim succeeded");
+    return rc;
 }
 
 /* One epoch of sync mode `sync` writing into `target`; the first error.
@@ -114,6 +181,21 @@ static int epoch(MPI_Win w, MPI_Comm comm, const char *sync, int target, int gap
         e = MPI_Barrier(comm);
         if (rc == MPI_SUCCESS)
             rc = e;
+    } else if (!strcmp(sync, "qflush") || !strcmp(sync, "qunlock")) {
+        int flush = !strcmp(sync, "qflush");
+        if (flush)
+            STEP(MPI_Win_lock_all(0, w));
+        if (me != target) {
+            if (!flush)
+                STEP(MPI_Win_lock(MPI_LOCK_SHARED, target, 0, w));
+            STEP(MPI_Put(&v, 1, MPI_LONG, target, me, 1, MPI_LONG, w));
+            STEP(flush ? MPI_Win_flush(target, w) : MPI_Win_unlock(target, w));
+        }
+        if (flush)
+            STEP(MPI_Win_unlock_all(w));
+        e = MPI_Barrier(comm);
+        if (rc == MPI_SUCCESS)
+            rc = e;
     } else if (!strcmp(sync, "lockall") || !strcmp(sync, "flush")) {
         STEP(MPI_Win_lock_all(0, w));
         if (me != target) {
@@ -134,6 +216,8 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IONBF, 0);
     const char *sync = argc > 1 ? argv[1] : "fence";
     const char *flavor = argc > 2 ? argv[2] : "create";
+    int unnoticed = argc > 3 && !strcmp(argv[3], "unnoticed");
+    int queued = !strcmp(sync, "qflush") || !strcmp(sync, "qunlock");
     int rc = MPI_Init(&argc, &argv);
     int restarted = rc == MPI_INIT_RESTARTED_NODE;
     int rank, size, *mode, flag;
@@ -147,22 +231,29 @@ int main(int argc, char **argv)
     MPI_Comm comm = MPI_COMM_WORLD;
     long *mem;
     if (!restarted) {
+        long vpid = (long)getpid(); /* the victim's, for "unnoticed" */
+        MPI_Bcast(&vpid, 1, MPI_LONG, VICTIM, MPI_COMM_WORLD);
         MPI_Win w = make_win(MPI_COMM_WORLD, flavor, &mem);
         MPI_Win_set_errhandler(w, eh);
         /* A good epoch first: the window works with everyone alive. */
         CHECK(epoch(w, MPI_COMM_WORLD, sync, VICTIM, -1) == MPI_SUCCESS, "epoch before the kill");
-        MPI_Barrier(MPI_COMM_WORLD);
-        if (rank == VICTIM)
-            raise(SIGKILL);
-        /* Deterministic: the survivors learn of the death before the epoch
-         * (a receive from the victim, which never sends, fails), so no
-         * epoch can complete with the victim's help before it dies. The
-         * window's calls then meet a known-dead target. */
-        long dummy;
-        CHECK(MPI_Recv(&dummy, 1, MPI_LONG, VICTIM, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
-                  MPI_SUCCESS, "a receive from the dead victim succeeded");
         int before = handler_calls;
-        rc = epoch(w, MPI_COMM_WORLD, sync, VICTIM, -1);
+        if (queued) {
+            rc = kill_mid_epoch(w, sync, rank, unnoticed, vpid);
+        } else {
+            MPI_Barrier(MPI_COMM_WORLD);
+            if (rank == VICTIM)
+                raise(SIGKILL);
+            /* Deterministic: the survivors learn of the death before the
+             * epoch (a receive from the victim, which never sends, fails),
+             * so no epoch can complete with the victim's help before it
+             * dies. The window's calls then meet a known-dead target. */
+            long dummy;
+            CHECK(MPI_Recv(&dummy, 1, MPI_LONG, VICTIM, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
+                      MPI_SUCCESS, "a receive from the dead victim succeeded");
+            before = handler_calls;
+            rc = epoch(w, MPI_COMM_WORLD, sync, VICTIM, -1);
+        }
         int cls = -1;
         MPI_Error_class(rc, &cls);
         int want = ulfm ? MPIX_ERR_PROC_FAILED : MPI_ERR_OTHER;
@@ -209,7 +300,7 @@ int main(int argc, char **argv)
     MPI_Barrier(live);
     if (rank == target && strcmp(sync, "lockall") && strcmp(sync, "flush") && strcmp(sync, "lock"))
         for (int r = 0; r < size; r++)
-            if (r != gap && (r != target || strcmp(sync, "pscw")))
+            if (r != gap && (r != target || (strcmp(sync, "pscw") && !queued)))
                 CHECK(mem[r] == 42, "after recovery: mem[%d]=%ld", r, mem[r]);
     MPI_Win_free(&w2);
     free_created();
