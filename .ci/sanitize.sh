@@ -85,6 +85,12 @@ ASAN_SLOW='|ft_idiom_[a-z]+_cont_kill1\.tcp|ft_idiom_[a-z]+_reset_kill1_2\.tcp|f
 # io.shared.np4) and the REBUILD and ULFM kills, whose file paths
 # io.ft.shrink runs under ASan (the recovery itself is the ft suites').
 ASAN_SLOW+='|io\.views\.np2|io\.shared\.np4|io\.ft\.rebuild|io\.ft\.ulfm'
+# Session 8's FT tests, to keep CI well under 30 minutes: of the ATOMIC
+# views tests the BLANK ones (the gap rule they were written for), of the
+# two-host ATOMIC tests the failure-free count, of the RMA kills between a
+# queued put and its flush the SHRINK ones (the other modes meet the dead
+# target through the same queue and wait).
+ASAN_SLOW+='|ft_atomic_views_shrink_[a-z_]+|ft_atomic_views_rebuild_[a-z_]+|ft_atomic_hosts_shrink[a-z_]*|ft_atomic_hosts_blank[a-z_]*|ft_atomic_hosts_rebuild[a-z_]*|rma\.ft\.rebuild\.q[a-z]+\.[a-z_]+|rma\.ft\.blank\.q[a-z]+\.[a-z_]+'
 ASAN_EXCLUDE='^(chaos_short|chaos_selftest|fortran\.install|mpi\..*\.(nocma|rndv)\.np[0-9]+|coll\.coll_algs\.np[679]|ckpt_ft_cg_(rs_kill_checksum|rs_same_rank_twice|rs_timed_kill|kill_at_ckpt_entry)|mpi\.bug_handle_nomem\.np1|tools\.netns_clock|netns\.rel_netem'"$ASAN_SLOW"')$'
 # Everything that runs with MPI_THREAD_MULTIPLE or threads of its own
 # (the regression tests of threading bugs are named bug_*mt*).
