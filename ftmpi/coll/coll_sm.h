@@ -65,15 +65,11 @@ int coll_sm_alltoall(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt, 
                      size_t rcount, dt_t *rdt);
 int coll_sm_reduce_scatter(coll_sm_t *sm, const void *sbuf, void *rbuf, const int *rcounts,
                            dt_t *dt, op_t *op);
-/* Scatter, allgather and alltoall whose data do not fit one buffer, by a
- * single copy from the owner's memory (coll_sm_cma.c); the block calls
- * above hand them over. */
-int coll_sm_scatter_cma(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt, void *rbuf,
-                        size_t rcount, dt_t *rdt, int root);
-int coll_sm_allgather_cma(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt, void *rbuf,
-                          size_t rcount, dt_t *rdt);
-int coll_sm_alltoall_cma(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt, void *rbuf,
-                         size_t rcount, dt_t *rdt);
+/* Scatter, allgather or alltoall (kind k; root for scatter) whose data do
+ * not fit one buffer, by a single copy from the owner's memory
+ * (coll_sm_cma.c); the block calls above hand them over. */
+int coll_sm_cma_call(coll_sm_t *sm, coll_kind_t k, const void *sbuf, size_t scount, dt_t *sdt,
+                     void *rbuf, size_t rcount, dt_t *rdt, int root);
 /* Does a block call of kind k moving `bytes` per member fit one buffer? */
 int coll_sm_fits(const coll_sm_t *sm, coll_kind_t k, size_t bytes);
 

@@ -76,7 +76,7 @@ int coll_sm_scatter(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt, v
     int me = sm->me, p = sm->p, rc;
     size_t n = me == root ? scount * sdt->size : rcount * rdt->size, all = n * (size_t)p;
     if (!coll_sm_fits(sm, COLL_SCATTER, n))
-        return coll_sm_scatter_cma(sm, sbuf, scount, sdt, rbuf, rcount, rdt, root);
+        return coll_sm_cma_call(sm, COLL_SCATTER, sbuf, scount, sdt, rbuf, rcount, rdt, root);
     uint32_t s = coll_sm_begin(sm);
     if (me == root) {
         if ((rc = coll_sm_buffers_free(sm, s, all)) != MPI_SUCCESS)
@@ -107,7 +107,7 @@ int coll_sm_allgather(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt,
     int me = sm->me, rc;
     size_t n = rcount * rdt->size;
     if (!coll_sm_fits(sm, COLL_ALLGATHER, n))
-        return coll_sm_allgather_cma(sm, sbuf, scount, sdt, rbuf, rcount, rdt);
+        return coll_sm_cma_call(sm, COLL_ALLGATHER, sbuf, scount, sdt, rbuf, rcount, rdt, 0);
     uint32_t s = coll_sm_begin(sm);
     char *mine = coll_at(rbuf, rdt, (size_t)me * rcount);
     if ((rc = coll_sm_buffers_free(sm, s, n)) != MPI_SUCCESS)
@@ -129,7 +129,7 @@ int coll_sm_alltoall(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt, 
     int me = sm->me, p = sm->p, rc;
     size_t n = rcount * rdt->size, all = n * (size_t)p;
     if (!coll_sm_fits(sm, COLL_ALLTOALL, n))
-        return coll_sm_alltoall_cma(sm, sbuf, scount, sdt, rbuf, rcount, rdt);
+        return coll_sm_cma_call(sm, COLL_ALLTOALL, sbuf, scount, sdt, rbuf, rcount, rdt, 0);
     uint32_t s = coll_sm_begin(sm);
     if (sbuf == MPI_IN_PLACE) /* the blocks to send are in rbuf, packed away first */
         sbuf = rbuf, scount = rcount, sdt = rdt;

@@ -84,8 +84,8 @@ static int finish(coll_sm_t *sm, uint32_t s, char *tmp, int rc)
     return rc;
 }
 
-int coll_sm_scatter_cma(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt, void *rbuf,
-                        size_t rcount, dt_t *rdt, int root)
+static int scatter_cma(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt, void *rbuf,
+                       size_t rcount, dt_t *rdt, int root)
 {
     uint32_t s = coll_sm_begin(sm);
     int me = sm->me, rc = MPI_SUCCESS;
@@ -109,8 +109,8 @@ int coll_sm_scatter_cma(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sd
     return finish(sm, s, tmp, rc);
 }
 
-int coll_sm_allgather_cma(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt, void *rbuf,
-                          size_t rcount, dt_t *rdt)
+static int allgather_cma(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt,
+                         void *rbuf, size_t rcount, dt_t *rdt)
 {
     uint32_t s = coll_sm_begin(sm);
     int me = sm->me, rc = MPI_SUCCESS;
@@ -132,8 +132,8 @@ int coll_sm_allgather_cma(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *
     return finish(sm, s, tmp, rc);
 }
 
-int coll_sm_alltoall_cma(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt, void *rbuf,
-                         size_t rcount, dt_t *rdt)
+static int alltoall_cma(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt, void *rbuf,
+                        size_t rcount, dt_t *rdt)
 {
     uint32_t s = coll_sm_begin(sm);
     int me = sm->me, p = sm->p, rc = MPI_SUCCESS;
@@ -164,4 +164,15 @@ int coll_sm_alltoall_cma(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *s
             rc = fetch(sm, k, (size_t)me * n, n, to, rcount, rdt);
     }
     return finish(sm, s, tmp, rc);
+}
+
+int coll_sm_cma_call(coll_sm_t *sm, coll_kind_t k, const void *sbuf, size_t scount, dt_t *sdt,
+                     void *rbuf, size_t rcount, dt_t *rdt, int root)
+{
+    switch (k) {
+    case COLL_SCATTER: return scatter_cma(sm, sbuf, scount, sdt, rbuf, rcount, rdt, root);
+    case COLL_ALLGATHER: return allgather_cma(sm, sbuf, scount, sdt, rbuf, rcount, rdt);
+    case COLL_ALLTOALL: return alltoall_cma(sm, sbuf, scount, sdt, rbuf, rcount, rdt);
+    default: return MPI_ERR_INTERN;
+    }
 }
