@@ -73,13 +73,14 @@ static int fetch(coll_sm_t *sm, int k, size_t off, size_t n, void *buf, size_t c
 }
 
 /* The end of a call of an owner of published data: done, and wait until
- * every member is done with it. */
+ * every member is done with it. "Done" is posted after an error too (a
+ * copy the kernel refused): the others must not wait for a live member
+ * that stopped reading. */
 static int finish(coll_sm_t *sm, uint32_t s, char *tmp, int rc)
 {
-    if (rc == MPI_SUCCESS) {
-        coll_sm_post(sm, SMF_DONE, s, -1);
+    coll_sm_post(sm, SMF_DONE, s, -1);
+    if (rc == MPI_SUCCESS)
         rc = coll_sm_wait(sm, SMF_DONE, -1, s);
-    }
     free(tmp);
     return rc;
 }
@@ -91,11 +92,10 @@ static int scatter_cma(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt
     int me = sm->me, rc = MPI_SUCCESS;
     if (me != root) {
         size_t n = rcount * rdt->size;
-        if ((rc = coll_sm_wait(sm, SMF_REL, root, s)) != MPI_SUCCESS ||
-            (rc = fetch(sm, root, (size_t)me * n, n, rbuf, rcount, rdt)) != MPI_SUCCESS)
-            return rc;
+        if ((rc = coll_sm_wait(sm, SMF_REL, root, s)) == MPI_SUCCESS)
+            rc = fetch(sm, root, (size_t)me * n, n, rbuf, rcount, rdt);
         coll_sm_post(sm, SMF_DONE, s, -1);
-        return MPI_SUCCESS;
+        return rc;
     }
     char *tmp;
     const char *src = as_bytes(sbuf, scount * (size_t)sm->p, sdt, &tmp);
