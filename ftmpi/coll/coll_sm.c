@@ -177,7 +177,10 @@ static int setup(comm_t *c, coll_sm_t *sm)
             close(info[1]);
         return rc;
     }
+    /* 2: mapped, +1: can read the others' memory (the single-copy calls
+     * need every member able to). */
     ok = sm->me == 0 ? info[2] : info[2] && map_segment(sm, info);
+    ok = ok ? 2 + !!shm_self.cma : 0;
     rc = coll_allreduce(c, &ok, &all, 1, ints, op_get(MPI_MIN));
     if (sm->me == 0 && info[1] >= 0)
         close(info[1]);
@@ -189,6 +192,8 @@ static int setup(comm_t *c, coll_sm_t *sm)
         return MPI_SUCCESS;
     }
     sm_layout(sm);
+    sm->cma = all == 3;
+    atomic_store(&sm->ctl[sm->me].pid, (int32_t)ftg.pid);
     sm->state = SM_READY;
     return MPI_SUCCESS;
 }
@@ -197,6 +202,7 @@ static int setup(comm_t *c, coll_sm_t *sm)
  * cut in chunks): all of it has to fit one buffer. */
 static int fits(coll_kind_t k, int p, size_t bytes)
 {
+    _Static_assert(sizeof(coll_sm_ctl_t) == 64, "one control line per member");
     switch (k) {
     case COLL_SCATTER:
     case COLL_ALLTOALL: return bytes <= chunk_bytes / (size_t)p;
@@ -207,12 +213,24 @@ static int fits(coll_kind_t k, int p, size_t bytes)
     }
 }
 
+int coll_sm_fits(const coll_sm_t *sm, coll_kind_t k, size_t bytes)
+{
+    return fits(k, sm->p, bytes);
+}
+
+/* Block calls that go by single copy when they do not fit a buffer. */
+static int has_cma_form(coll_kind_t k)
+{
+    return k == COLL_SCATTER || k == COLL_ALLGATHER || k == COLL_ALLTOALL;
+}
+
 coll_sm_t *coll_sm_get(comm_t *c, coll_kind_t k, size_t bytes, int *rc)
 {
     *rc = MPI_SUCCESS;
     if (enabled < 0)
         settings();
-    if (!enabled || c->is_inter || c->size < 2 || ftg.singleton || !fits(k, c->size, bytes) ||
+    int fit = fits(k, c->size, bytes);
+    if (!enabled || c->is_inter || c->size < 2 || ftg.singleton || (!fit && !has_cma_form(k)) ||
         ftg.comm_mode == FTMPI_COMM_MODE_ULFM || !coll_select_sm(k, c->size, bytes))
         return NULL;
     coll_sm_t *sm = c->coll_sm;
@@ -233,7 +251,7 @@ coll_sm_t *coll_sm_get(comm_t *c, coll_kind_t k, size_t bytes, int *rc)
         }
     }
     sm = c->coll_sm;
-    if (sm->state != SM_READY)
+    if (sm->state != SM_READY || (!fit && !sm->cma))
         return NULL;
     coll_last_note(k, COLL_LAST_SM); /* for the traces */
     return sm;
@@ -318,6 +336,21 @@ static int wait_hook(void)
     return waiting && wait_done(waiting);
 }
 
+/* The want word of a wait for flag f of member `who` (-1: every member)
+ * reaching s; never 0. */
+static uint64_t want_word(int f, int who, uint32_t s)
+{
+    return (uint64_t)s | (uint64_t)(f + 1) << 32 | (uint64_t)(uint32_t)(who + 1) << 35;
+}
+
+/* Can my post of flag f = s end the wait that member k announced? */
+static int post_ends_wait(const coll_sm_t *sm, int k, int f, uint32_t s)
+{
+    uint64_t w = atomic_load(&sm->ctl[k].want);
+    int wf = (int)((w >> 32) & 7u) - 1, wwho = (int)(w >> 35) - 1;
+    return wf == f && (wwho < 0 || wwho == sm->me) && (int32_t)(s - (uint32_t)w) >= 0;
+}
+
 int coll_sm_wait(coll_sm_t *sm, int f, int who, uint32_t s)
 {
     sm_wait_t w = {sm, f, who, s, MPI_SUCCESS};
@@ -326,6 +359,13 @@ int coll_sm_wait(coll_sm_t *sm, int f, int who, uint32_t s)
             return MPI_SUCCESS;
         cpu_relax();
     }
+    if (ready(&w))
+        return MPI_SUCCESS;
+    /* Announced before progress_wait counts me as a sleeper: a poster that
+     * sees me asleep sees what I wait for (both sequentially consistent). */
+    _Atomic uint64_t *want = &sm->ctl[sm->me].want;
+    uint64_t outer_want = atomic_load(want);
+    atomic_store(want, want_word(f, who, s));
     sm_wait_t *outer = waiting;
     waiting = &w;
     if (hook_users++ == 0)
@@ -334,13 +374,23 @@ int coll_sm_wait(coll_sm_t *sm, int f, int who, uint32_t s)
     waiting = outer;
     if (--hook_users == 0)
         progress_remove_hook(wait_hook);
+    atomic_store(want, outer_want);
     return rc != MPI_SUCCESS ? rc : w.err;
 }
 
-static void wake(const coll_sm_t *sm, int k)
+int coll_sm_wait_ahead(coll_sm_t *sm, int f, uint32_t s, uint32_t more)
+{
+    sm_wait_t w = {sm, f, -1, s, MPI_SUCCESS};
+    return ready(&w) ? MPI_SUCCESS : coll_sm_wait(sm, f, -1, s + more);
+}
+
+/* Wake member k if it sleeps and my post of flag f = s (and of done = s
+ * when `done`) can end its wait. */
+static void wake(const coll_sm_t *sm, int k, int f, uint32_t s, int done)
 {
     shmseg_slot_t *slot = sm->slot[k];
-    if (k != sm->me && slot && atomic_load(&slot->sleepers))
+    if (k != sm->me && slot && atomic_load(&slot->sleepers) &&
+        ((f >= 0 && post_ends_wait(sm, k, f, s)) || (done && post_ends_wait(sm, k, SMF_DONE, s))))
         shmseg_wake(slot);
 }
 
@@ -350,11 +400,19 @@ void coll_sm_post(coll_sm_t *sm, int f, uint32_t s, int who)
      * its last poll (wait_hook) sees the flag. */
     atomic_store(coll_sm_flag(sm, sm->me, f), s);
     if (who >= 0) {
-        wake(sm, who);
+        wake(sm, who, f, s, f == SMF_DONE);
         return;
     }
     for (int k = 0; k < sm->p; k++)
-        wake(sm, k);
+        wake(sm, k, f, s, f == SMF_DONE);
+}
+
+void coll_sm_post_done(coll_sm_t *sm, int f, uint32_t s, int who)
+{
+    atomic_store(coll_sm_flag(sm, sm->me, SMF_DONE), s);
+    atomic_store(coll_sm_flag(sm, sm->me, f), s);
+    for (int k = 0; k < sm->p; k++)
+        wake(sm, k, who < 0 || k == who ? f : -1, s, 1);
 }
 
 /* The same memfd sharing for the ATOMIC decision slots (coll_sm_decide.c):

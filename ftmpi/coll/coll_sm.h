@@ -12,8 +12,8 @@
  * Flags only grow (the call's sequence number): a member waits for
  * "flag >= s" of the ones it needs. Waiting spins a little, then goes
  * through progress_wait (which polls failures, yields and sleeps on the
- * doorbell); a member that sets a flag rings the doorbells of members that
- * sleep. A member's death (ftg.peer_dead) fails the call with MPI_ERR_OTHER
+ * doorbell); a member that sets a flag rings the doorbells of the members
+ * that sleep waiting for it (each announces what it waits for in `want`). A member's death (ftg.peer_dead) fails the call with MPI_ERR_OTHER
  * on every member that waits (every waiter watches every member), so no
  * call hangs. The segment belongs to one recovery generation and one group:
  * after a recovery it is dropped and the next call makes a new one; under
@@ -65,6 +65,13 @@ int coll_sm_alltoall(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt, 
                      size_t rcount, dt_t *rdt);
 int coll_sm_reduce_scatter(coll_sm_t *sm, const void *sbuf, void *rbuf, const int *rcounts,
                            dt_t *dt, op_t *op);
+/* Scatter, allgather or alltoall (kind k; root for scatter) whose data do
+ * not fit one buffer, by a single copy from the owner's memory
+ * (coll_sm_cma.c); the block calls above hand them over. */
+int coll_sm_cma_call(coll_sm_t *sm, coll_kind_t k, const void *sbuf, size_t scount, dt_t *sdt,
+                     void *rbuf, size_t rcount, dt_t *rdt, int root);
+/* Does a block call of kind k moving `bytes` per member fit one buffer? */
+int coll_sm_fits(const coll_sm_t *sm, coll_kind_t k, size_t bytes);
 
 /* ---- internals shared by coll_sm.c and coll_sm_ops.c ---------------------- */
 #include <stdatomic.h>
@@ -84,7 +91,13 @@ typedef struct {
     _Atomic uint32_t slice;  /* my slice of allreduce s is reduced */
     _Atomic uint32_t rel;    /* bcast s from me is in my buffer */
     _Atomic uint32_t done;   /* I read everything of call s */
-    char pad[48];
+    /* What I wait for while I may sleep (coll_sm.c, want_word; 0: nothing):
+     * a member that posts a flag wakes me only when its post can end my
+     * wait, not on every post. */
+    _Atomic uint64_t want;
+    _Atomic uint64_t addr;   /* where my data of a single-copy call lie */
+    _Atomic int32_t pid;     /* my process (single-copy calls read from it) */
+    char pad[28];
 } coll_sm_ctl_t;
 
 struct coll_sm {
@@ -105,6 +118,7 @@ struct coll_sm {
                           * member that runs ahead is read once per many
                           * calls, not once per call */
     uint32_t seq;
+    int cma;             /* every member can read the others' memory */
     unsigned long intr;  /* coll_sm_interrupt count when it was made */
 };
 
@@ -140,7 +154,12 @@ uint32_t coll_sm_begin(coll_sm_t *sm);
 /* Wait until flag f of member `who` (-1: of every member) is >= s.
  * MPI_SUCCESS, or MPI_ERR_OTHER when a member died meanwhile. */
 int coll_sm_wait(coll_sm_t *sm, int f, int who, uint32_t s);
-/* Publish flag f = s and wake the members that sleep (who -1: all). */
+/* Wait until flag f of every member is >= s; when it is not already,
+ * wait further, until every member is >= s + more (a writer that found
+ * its ring full sleeps once per `more` calls, not once per call). */
+int coll_sm_wait_ahead(coll_sm_t *sm, int f, uint32_t s, uint32_t more);
+/* Publish flag f = s and wake the members that sleep waiting for it (who
+ * -1: any member; else only that one). */
 void coll_sm_post(coll_sm_t *sm, int f, uint32_t s, int who);
 
 /* Set my flag f = s for my own waits only (nobody else waits on it). */
@@ -149,12 +168,9 @@ static inline void coll_sm_mark(coll_sm_t *sm, int f, uint32_t s)
     atomic_store_explicit(coll_sm_flag(sm, sm->me, f), s, memory_order_release);
 }
 
-/* Post flag f = s of a member that reads nothing in call s, with its "done". */
-static inline void coll_sm_post_done(coll_sm_t *sm, int f, uint32_t s, int who)
-{
-    coll_sm_mark(sm, SMF_DONE, s);
-    coll_sm_post(sm, f, s, who);
-}
+/* Post flag f = s of a member that reads nothing in call s, with its
+ * "done" (which wakes any member waiting for it, whoever `who` is). */
+void coll_sm_post_done(coll_sm_t *sm, int f, uint32_t s, int who);
 
 /* For coll_sm_decide.c: rank 0 makes a memfd of sm->len bytes and maps it
  * (info = {pid, fd, made}); the others map it from info (1: mapped). */

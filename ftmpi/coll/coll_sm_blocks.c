@@ -73,9 +73,11 @@ int coll_sm_gather(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt, vo
 int coll_sm_scatter(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt, void *rbuf,
                     size_t rcount, dt_t *rdt, int root)
 {
-    uint32_t s = coll_sm_begin(sm);
     int me = sm->me, p = sm->p, rc;
     size_t n = me == root ? scount * sdt->size : rcount * rdt->size, all = n * (size_t)p;
+    if (!coll_sm_fits(sm, COLL_SCATTER, n))
+        return coll_sm_cma_call(sm, COLL_SCATTER, sbuf, scount, sdt, rbuf, rcount, rdt, root);
+    uint32_t s = coll_sm_begin(sm);
     if (me == root) {
         if ((rc = coll_sm_buffers_free(sm, s, all)) != MPI_SUCCESS)
             return rc;
@@ -102,9 +104,11 @@ int coll_sm_scatter(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt, v
 int coll_sm_allgather(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt, void *rbuf,
                       size_t rcount, dt_t *rdt)
 {
-    uint32_t s = coll_sm_begin(sm);
     int me = sm->me, rc;
     size_t n = rcount * rdt->size;
+    if (!coll_sm_fits(sm, COLL_ALLGATHER, n))
+        return coll_sm_cma_call(sm, COLL_ALLGATHER, sbuf, scount, sdt, rbuf, rcount, rdt, 0);
+    uint32_t s = coll_sm_begin(sm);
     char *mine = coll_at(rbuf, rdt, (size_t)me * rcount);
     if ((rc = coll_sm_buffers_free(sm, s, n)) != MPI_SUCCESS)
         return rc;
@@ -122,9 +126,11 @@ int coll_sm_allgather(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt,
 int coll_sm_alltoall(coll_sm_t *sm, const void *sbuf, size_t scount, dt_t *sdt, void *rbuf,
                      size_t rcount, dt_t *rdt)
 {
-    uint32_t s = coll_sm_begin(sm);
     int me = sm->me, p = sm->p, rc;
     size_t n = rcount * rdt->size, all = n * (size_t)p;
+    if (!coll_sm_fits(sm, COLL_ALLTOALL, n))
+        return coll_sm_cma_call(sm, COLL_ALLTOALL, sbuf, scount, sdt, rbuf, rcount, rdt, 0);
+    uint32_t s = coll_sm_begin(sm);
     if (sbuf == MPI_IN_PLACE) /* the blocks to send are in rbuf, packed away first */
         sbuf = rbuf, scount = rcount, sdt = rdt;
     if ((rc = coll_sm_buffers_free(sm, s, all)) != MPI_SUCCESS)

@@ -26,12 +26,15 @@
  * whole vector itself. */
 #define SM_DIRECT_BYTES 8192u
 
-/* Waiting for the slowest member to be further than needed (half a ring)
- * was tried: a sleeping writer is woken by every flag the others post, so
- * it paid up to 32 wake-ups for one wait when ranks shared cores. */
+/* A writer that finds its ring full waits until the slowest member is
+ * half a ring further, so that a member running ahead (a Reduce or Gather
+ * contributor, a Bcast root) sleeps once per half ring, not once per
+ * call. (Before the posts woke only the members whose wait they can end,
+ * this cost more than it saved: every post woke the sleeper.) */
 int coll_sm_buffers_free(coll_sm_t *sm, uint32_t s, size_t n)
 {
-    return coll_sm_wait(sm, SMF_DONE, -1, s - coll_sm_depth(n));
+    uint32_t depth = coll_sm_depth(n);
+    return coll_sm_wait_ahead(sm, SMF_DONE, s - depth, depth / 2);
 }
 
 int coll_sm_barrier(coll_sm_t *sm)

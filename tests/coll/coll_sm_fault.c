@@ -5,7 +5,10 @@
  * argument "blocks", of an MPI_Reduce_scatter_block, after which the
  * survivors wait for it in an MPI_Allgather; with argument "medium", of a
  * 64 KiB MPI_Allreduce, cut in chunks of one buffer, each reduced in
- * slices by all members), after every member has posted
+ * slices by all members; with argument "cma", the victim SIGKILLs itself
+ * instead of entering an 8 KiB-per-rank MPI_Alltoall, which does not fit
+ * one buffer and goes by single copy out of the members' own memory, while
+ * the others wait inside it for its data), after every member has posted
  * its input and while the others wait on the segment's flags. Every
  * survivor's collective must return MPI_ERR_OTHER (no hang, within a
  * bound), then recover with MPI_Comm_dup(MPI_COMM_WORLD,
@@ -25,10 +28,11 @@
 #define ITERS 300
 #define NBIG 1024 /* ints: 4 KiB */
 #define NMED 16384 /* ints: 64 KiB */
+#define NCMA 2048 /* ints: 8 KiB per rank, p blocks do not fit a 16 KiB buffer */
 #define NKINDS 9
 #define MAXP 8
 
-static int victim, iter, me, kill_at = 36, live, nlarge = NBIG;
+static int victim, iter, me, kill_at = 36, live, nlarge = NBIG, kill_before;
 
 /* Sum that kills the victim inside the collective at iteration kill_at. */
 static void sum_or_die(void *in, void *inout, int *len, MPI_Datatype *dt)
@@ -38,6 +42,14 @@ static void sum_or_die(void *in, void *inout, int *len, MPI_Datatype *dt)
         raise(SIGKILL);
     for (int i = 0; i < *len; i++)
         ((int *)inout)[i] += ((int *)in)[i];
+}
+
+static void expect_sm(const char *kind)
+{
+    char alg[32];
+    unsigned long n;
+    T_MPI(FTMPI_Coll_last_algorithm(kind, alg, (int)sizeof(alg), &n));
+    T_CHECK(!strcmp(alg, "sm"), "%s ran '%s', not the shared-memory component", kind, alg);
 }
 
 /* The block calls (kind 4..8); ranks 0 and live - 1 are live in every mode
@@ -130,6 +142,8 @@ int main(int argc, char **argv)
         kill_at = 40; /* a Reduce_scatter_block: 40 % NKINDS == 4 */
     if (argc > 1 && !strcmp(argv[1], "medium"))
         nlarge = NMED; /* the kill: iteration 36, an Allreduce of nlarge ints */
+    if (argc > 1 && !strcmp(argv[1], "cma")) /* 60 % NKINDS == 6, 60 % 8 >= 4: */
+        nlarge = NCMA, kill_at = 60, kill_before = 1; /* an Alltoall of nlarge ints */
     T_CHECK(launch <= MAXP, "at most %d ranks", MAXP);
     MPI_Op op;
     MPI_Op_create(sum_or_die, 1, &op);
@@ -140,10 +154,14 @@ int main(int argc, char **argv)
         double t0 = MPI_Wtime();
         for (iter = 0; iter < ITERS && failed_at < 0; iter++) {
             int kind = iter % NKINDS;
+            if (kill_before && me == victim && iter == kill_at)
+                raise(SIGKILL);
             rc = one_call(kind, iter % 8 < 4 ? 2 : nlarge, a, b, launch,
                           kind == 0 || kind == 4 ? op : MPI_SUM);
             if (rc != MPI_SUCCESS)
                 failed_at = iter;
+            if (kill_before && rc == MPI_SUCCESS && kind == 6 && iter % 8 >= 4)
+                expect_sm("alltoall"); /* the single-copy path really ran */
         }
         T_CHECK(rc == MPI_ERR_OTHER, "iteration %d: error %d, expected MPI_ERR_OTHER", failed_at,
                 rc);
