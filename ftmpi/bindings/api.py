@@ -241,7 +241,7 @@ def parse(path):
                 chapter.entries.append(("fortran", n, False))
         elif word == "const":
             parts = line.split()
-            if len(parts) < 3 or not (parts[1] in HANDLES or parts[1] in ("int", "logical")):
+            if len(parts) < 3 or not (parts[1] in HANDLES or parts[1] in ("int", "logical", "Offset")):
                 raise ApiError(f"{where}: expected 'const KIND NAME...'")
             api.consts += [(parts[1], n) for n in parts[2:]]
         elif word == "fconst":

@@ -61,7 +61,7 @@ def mpif_h(api, vals):
     for name, value in api.fconsts:
         const(name, "INTEGER", value)
     for kind, name in api.consts:
-        const(name, "INTEGER", vals[name])
+        const(name, "INTEGER(KIND=MPI_OFFSET_KIND)" if kind == "Offset" else "INTEGER", vals[name])
     for name, value in LOGICAL_CONSTS:
         const(name, "LOGICAL", value)
     for kind, name in api.sentinels:
@@ -183,6 +183,8 @@ def constants(api, vals, f08):
     for kind, name in api.consts:
         if f08 and kind in HANDLES:
             out.append(f"  type(MPI_{kind}), parameter :: {name} = MPI_{kind}({vals[name]})")
+        elif kind == "Offset":
+            out.append(f"  integer(kind=MPI_OFFSET_KIND), parameter :: {name} = {vals[name]}")
         else:
             out.append(f"  integer, parameter :: {name} = {vals[name]}")
     for name, value in LOGICAL_CONSTS:

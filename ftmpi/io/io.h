@@ -72,7 +72,6 @@ typedef struct io_file {
     MPI_Offset esize;      /* bytes of one etype in the file */
     /* pointers, in etypes of the view */
     MPI_Offset pos;
-    char *sfp_path;      /* the shared pointer's counter file */
     int sfp_fd;
     int atomic;
     /* split collective in progress */
@@ -167,7 +166,7 @@ int io_access_etypes(const io_file_t *f, size_t count, const dt_t *dt, MPI_Offse
 /* ---- the shared file pointer (io_shared.c) ---- */
 /* Collective (open): rank 0 makes the counter file with value `start`. */
 int io_shared_open(io_file_t *f, MPI_Offset start);
-void io_shared_close(io_file_t *f, int unlink_it);
+void io_shared_close(io_file_t *f);
 /* Atomically: *old = pointer; pointer += delta. */
 int io_shared_fetch_add(io_file_t *f, MPI_Offset delta, MPI_Offset *old);
 int io_shared_set(io_file_t *f, MPI_Offset v);

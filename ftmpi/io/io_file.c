@@ -104,7 +104,7 @@ static void file_free(io_file_t *f)
 {
     if (f->fd >= 0)
         close(f->fd);
-    io_shared_close(f, 0);
+    io_shared_close(f);
     io_view_free(f);
     if (f->handle)
         handle_release(&table, f->handle);
@@ -229,9 +229,7 @@ int io_close(io_file_t *f)
     int alive = io_healthy(f);
     int rc = alive ? coll_barrier(f->comm) : dead_member();
     int root = f->comm && f->comm->rank == 0;
-    /* every member's accesses are done: the owner of the hidden files
-     * removes them */
-    io_shared_close(f, root);
+    io_shared_close(f);
     if (root && (f->amode & MPI_MODE_DELETE_ON_CLOSE) && unlink(f->path) != 0 &&
         rc == MPI_SUCCESS)
         rc = io_errno_class(errno, "delete on close", f->path);

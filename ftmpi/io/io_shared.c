@@ -1,7 +1,11 @@
 /* The shared file pointer: a 64-bit counter (etypes of the view) in a
  * hidden file next to the data file, read and moved under an fcntl write
  * lock. It is correct across hosts that share the file system, and a
- * process that dies holding the lock releases it. */
+ * process that dies holding the lock releases it. Once every member holds
+ * the counter open, rank 0 unlinks its name: the counter lives on in the
+ * open descriptors and goes away with the last of them, so a job killed
+ * with the file open leaves nothing behind (only a death inside the open,
+ * between the creation and the unlink, can). */
 #include "io/io.h"
 
 #include <stdio.h>
@@ -54,30 +58,33 @@ int io_shared_open(io_file_t *f, MPI_Offset start)
     rc = coll_bcast(f->comm, &err, 1, dt_get(MPI_INT), 0);
     if (rc == MPI_SUCCESS && !err)
         rc = coll_bcast(f->comm, name, (int)sizeof(name), dt_get(MPI_CHAR), 0);
-    if (rc != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS || err) {
+        if (f->comm->rank == 0 && f->sfp_fd >= 0) {
+            unlink(name);
+            close(f->sfp_fd);
+            f->sfp_fd = -1;
+        }
+        /* err: no counter (a directory this process may not write), no shared pointer */
         return rc;
-    if (err) /* no counter (a directory this process may not write): no shared pointer */
-        return MPI_SUCCESS;
-    if (!(f->sfp_path = strdup(name)))
-        return MPI_ERR_NO_MEM;
+    }
     if (f->comm->rank != 0 && (f->sfp_fd = open(name, O_RDWR | O_CLOEXEC)) < 0)
         err = errno;
     int any = 0;
     rc = coll_allreduce(f->comm, &err, &any, 1, dt_get(MPI_INT), op_get(MPI_MAX));
+    /* every member has tried its open (or failed with the group): the
+     * name is no longer needed */
+    if (f->comm->rank == 0)
+        unlink(name);
     if (rc == MPI_SUCCESS && any)
         rc = io_errno_class(any, "open the shared pointer of", f->path);
     return rc;
 }
 
-void io_shared_close(io_file_t *f, int unlink_it)
+void io_shared_close(io_file_t *f)
 {
     if (f->sfp_fd >= 0)
         close(f->sfp_fd);
     f->sfp_fd = -1;
-    if (unlink_it && f->sfp_path)
-        unlink(f->sfp_path);
-    free(f->sfp_path);
-    f->sfp_path = NULL;
 }
 
 static int lock(io_file_t *f, short type)

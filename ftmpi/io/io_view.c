@@ -12,6 +12,7 @@ typedef struct {
     size_t n, cap;
     MPI_Offset data;
     int bad;            /* a negative or decreasing displacement */
+    int overlap;        /* a block starts before the previous one ends */
 } runs_acc_t;
 
 static int add_run(void *arg, MPI_Aint disp, size_t len)
@@ -24,6 +25,8 @@ static int add_run(void *arg, MPI_Aint disp, size_t len)
         return 1;
     }
     io_run_t *last = a->n ? &a->runs[a->n - 1] : NULL;
+    if (last && disp < last->disp + last->len)
+        a->overlap = 1;
     if (last && last->disp + last->len == disp) {
         last->len += (MPI_Offset)len;
     } else {
@@ -76,6 +79,14 @@ static int install(io_file_t *f, MPI_Offset disp, dt_t *etype, dt_t *ft, io_drep
         return rc == 2 ? MPI_ERR_NO_MEM
                        : err_cause(MPI_ERR_TYPE, "the filetype's displacements are negative "
                                                  "or decreasing");
+    }
+    /* MPI-4.0 14.3: a file opened for writing takes no filetype whose
+     * blocks overlap, within a tile or from one tile into the next */
+    if ((f->amode & (MPI_MODE_WRONLY | MPI_MODE_RDWR)) &&
+        (a.overlap || (a.n && a.runs[a.n - 1].disp + a.runs[a.n - 1].len > ft->extent))) {
+        free(a.runs);
+        return err_cause(MPI_ERR_TYPE, "the filetype's blocks overlap, and the file is open "
+                                       "for writing");
     }
     dt_retain(etype);
     dt_retain(ft);

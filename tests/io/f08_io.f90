@@ -1,7 +1,9 @@
 ! f08_io.f90 DIR: MPI-IO through the `mpi_f08` module: each rank writes its
 ! block with MPI_File_write_at_all (INTEGER(MPI_OFFSET_KIND) offsets), a
 ! vector view interleaves ranks, MPI_File_write_ordered and
-! MPI_File_read_at read it back; the file is deleted on close.
+! MPI_File_read_at read it back; the file is deleted on close. A sequential
+! file: MPI_File_write_ordered, then a view at MPI_DISPLACEMENT_CURRENT (an
+! INTEGER(KIND=MPI_OFFSET_KIND) constant) starts after the ranks' integers.
 ! Prints "f08_io rank R: ok".
 program f08_io
   use mpi_f08
@@ -11,7 +13,8 @@ program f08_io
   integer :: buf(n), back(64)
   integer(kind=MPI_OFFSET_KIND) :: off, sz
   type(MPI_File) :: fh
-  type(MPI_Datatype) :: vec
+  type(MPI_Datatype) :: vec, et, ft
+  character(len=MPI_MAX_DATAREP_STRING) :: rep
   type(MPI_Status) :: st
   character(len=4096) :: dir
 
@@ -56,6 +59,18 @@ program f08_io
   end if
   call MPI_File_close(fh)
   call MPI_Type_free(vec)
+  if (kind(MPI_DISPLACEMENT_CURRENT) /= MPI_OFFSET_KIND) call fail('kind of MPI_DISPLACEMENT_CURRENT')
+  call MPI_File_open(MPI_COMM_WORLD, trim(dir) // '/f08_io.seq', &
+                     MPI_MODE_CREATE + MPI_MODE_WRONLY + MPI_MODE_SEQUENTIAL + &
+                     MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL, fh, ierr)
+  if (ierr /= MPI_SUCCESS) call fail('open sequential')
+  call MPI_File_write_ordered(fh, buf, 1, MPI_INTEGER, MPI_STATUS_IGNORE)
+  call MPI_File_set_view(fh, MPI_DISPLACEMENT_CURRENT, MPI_INTEGER, MPI_INTEGER, 'native', &
+                         MPI_INFO_NULL, ierr)
+  if (ierr /= MPI_SUCCESS) call fail('set_view at MPI_DISPLACEMENT_CURRENT')
+  call MPI_File_get_view(fh, off, et, ft, rep)
+  if (off /= nproc * 4) call fail('MPI_DISPLACEMENT_CURRENT')
+  call MPI_File_close(fh)
   if (nfail == 0) print '(a,i0,a)', 'f08_io rank ', rank, ': ok'
   call MPI_Finalize()
 contains

@@ -94,6 +94,15 @@ int main(int argc, char **argv)
     FAILS(MPI_ERR_TYPE, MPI_File_set_view(fh, 0, MPI_INT, MPI_CHAR, "native", MPI_INFO_NULL));
     FAILS(MPI_ERR_NOT_SAME, MPI_File_set_view(fh, 0, rank ? MPI_INT : MPI_DOUBLE,
                                               rank ? MPI_INT : MPI_DOUBLE, "native", MPI_INFO_NULL));
+    /* a file open for writing takes no overlapping filetype (MPI-4.0 14.3) */
+    MPI_Datatype ovl, shrunk;
+    int ovl_len[2] = {3, 1}, ovl_disp[2] = {0, 1};
+    OK(MPI_Type_indexed(2, ovl_len, ovl_disp, MPI_INT, &ovl));
+    OK(MPI_Type_commit(&ovl));
+    FAILS(MPI_ERR_TYPE, MPI_File_set_view(fh, 0, MPI_INT, ovl, "native", MPI_INFO_NULL));
+    OK(MPI_Type_create_resized(MPI_2INT, 0, sizeof(int), &shrunk)); /* tiles overlap */
+    OK(MPI_Type_commit(&shrunk));
+    FAILS(MPI_ERR_TYPE, MPI_File_set_view(fh, 0, MPI_INT, shrunk, "native", MPI_INFO_NULL));
     FAILS(MPI_ERR_ARG, MPI_File_seek(fh, 0, 12345));
     FAILS(MPI_ERR_NOT_SAME, MPI_File_set_size(fh, rank));
     FAILS(MPI_ERR_ARG, MPI_File_set_size(fh, -1));
@@ -125,7 +134,10 @@ int main(int argc, char **argv)
     OK(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh));
     FAILS(MPI_ERR_READ_ONLY, MPI_File_write_at(fh, 0, buf, 1, MPI_INT, MPI_STATUS_IGNORE));
     FAILS(MPI_ERR_READ_ONLY, MPI_File_set_size(fh, 0));
+    OK(MPI_File_set_view(fh, 0, MPI_INT, ovl, "native", MPI_INFO_NULL)); /* reading: allowed */
     OK(MPI_File_close(&fh));
+    MPI_Type_free(&ovl);
+    MPI_Type_free(&shrunk);
     FAILS(MPI_ERR_FILE_EXISTS, MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE |
                                              MPI_MODE_EXCL | MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
     /* MPI_File_open on MPI_COMM_SELF: one rank alone */
