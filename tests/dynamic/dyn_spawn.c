@@ -15,6 +15,10 @@
  *               MPI_ERR_SPAWN in errcodes, and a spawn after it works
  *   nouniverse  no --universe: MPI_ERR_SPAWN with a message
  *   join        ranks 0 and 1 connect a TCP socket and MPI_Comm_join over it
+ *   path        spawn the program by its bare name, found through the "path"
+ *               info key: "." with "wdir" its directory, then the directory
+ *               itself (not on the launcher's PATH: glibc's execvpe would
+ *               not look there)
  *
  * Every process that finishes prints "<who> N: ok".
  */
@@ -168,6 +172,26 @@ int main(int argc, char **argv)
         /* a working spawn after the failed one */
         CHECK(MPI_Comm_spawn(argv[0], (char *[]){"child", "one", NULL}, 1, MPI_INFO_NULL, 0,
                              MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE) == MPI_SUCCESS);
+    } else if (strcmp(c, "path") == 0) {
+        char dir[4096];
+        CHECK(realpath(argv[0], dir) != NULL);
+        char *slash = strrchr(dir, '/');
+        CHECK(slash != NULL);
+        *slash = '\0';
+        const char *name = slash + 1;
+        MPI_Info info;
+        MPI_Info_create(&info);
+        MPI_Info_set(info, "path", ".");
+        MPI_Info_set(info, "wdir", dir);
+        CHECK(MPI_Comm_spawn(name, (char *[]){"child", "one", NULL}, 1, info, 0, MPI_COMM_WORLD,
+                             &inter, MPI_ERRCODES_IGNORE) == MPI_SUCCESS);
+        exchange(inter, 1);
+        CHECK(MPI_Comm_disconnect(&inter) == MPI_SUCCESS);
+        MPI_Info_delete(info, "wdir");
+        MPI_Info_set(info, "path", dir);
+        CHECK(MPI_Comm_spawn(name, (char *[]){"child", "one", NULL}, 1, info, 0, MPI_COMM_WORLD,
+                             &inter, MPI_ERRCODES_IGNORE) == MPI_SUCCESS);
+        MPI_Info_free(&info);
     } else if (strcmp(c, "join") == 0) {
         /* rank 0 listens on the loopback, rank 1 connects: a socket each */
         int fd = -1, port = 0;

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
@@ -161,6 +162,48 @@ static void report_spawn_failure(daemon_t *d, daemon_proc_t *p, int err)
     daemon_send_exited(d, p, 0, 127);
 }
 
+/* execvpe with the PATH of env, not the daemon's: MPI_Comm_spawn's "path"
+ * info key puts its directories there (glibc's execvpe searches the
+ * caller's PATH). A relative directory is taken from the working directory
+ * already entered. Returns the errno of the last try that was not "no such
+ * file" (EACCES if any), as execvp does. Async-signal-safe. */
+static int exec_search(char **argv, char **env)
+{
+    const char *path = NULL;
+    for (char **e = env; e && *e && !path; e++)
+        if (strncmp(*e, "PATH=", 5) == 0)
+            path = *e + 5;
+    if (strchr(argv[0], '/') || !path) {
+        execvpe(argv[0], argv, env);
+        return errno;
+    }
+    size_t nlen = strlen(argv[0]);
+    int err = ENOENT, denied = 0;
+    for (const char *dir = path;; dir++) {
+        const char *end = strchr(dir, ':');
+        size_t dlen = end ? (size_t)(end - dir) : strlen(dir);
+        char file[PATH_MAX];
+        if (dlen + nlen + 2 <= sizeof file) {
+            size_t k = 0;
+            if (dlen == 0)
+                file[k++] = '.'; /* an empty entry is the working directory */
+            memcpy(file + k, dir, dlen);
+            k += dlen;
+            file[k++] = '/';
+            memcpy(file + k, argv[0], nlen + 1);
+            execve(file, argv, env);
+            if (errno == EACCES)
+                denied = 1;
+            else if (errno != ENOENT && errno != ENOTDIR)
+                err = errno;
+        }
+        if (!end)
+            break;
+        dir = end;
+    }
+    return denied ? EACCES : err;
+}
+
 /* Child side, between fork and exec. Only async-signal-safe calls. */
 static void __attribute__((noreturn))
 spawn_child(daemon_t *d, daemon_proc_t *p, shmseg_slot_t *slot, int ctl_fd,
@@ -202,8 +245,7 @@ spawn_child(daemon_t *d, daemon_proc_t *p, shmseg_slot_t *slot, int ctl_fd,
     }
     char **argv = cmd ? cmd->argv : d->argv;
     if (!e) {
-        execvpe(argv[0], argv, env);
-        e = errno;
+        e = exec_search(argv, env);
     }
     if (write(errpipe, &e, sizeof e) < 0) {
         /* nothing more to do */
