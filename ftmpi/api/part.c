@@ -20,11 +20,17 @@
  * meet point-to-point or collective traffic; two partitioned channels
  * between the same two processes on one communicator are told apart by
  * their tags (tags equal modulo 2^30 would mix if active at once).
- * Requests are matched in the order they were initialized, per peer and
- * tag, as the standard says, since each round's messages go in that order.
- * A failed peer completes the round with the FT error (MPI_ERR_OTHER).
- * Costs: one extra copy on each side (pack, unpack) and a header per
- * partition.
+ * Matching follows the order of the initialization calls (MPI-4.0 4.2),
+ * whatever the order of the starts: the requests of one communicator, peer,
+ * tag and direction (a channel) are numbered as they are initialized, every
+ * message carries its sender's number, and the receiver hands each message
+ * to its receive request with the same number, or keeps it until that
+ * request starts (a message is probed, received whole into a buffer of its
+ * size, then copied into the request's packed copy).
+ * A failed peer completes the round with the FT error (MPI_ERR_OTHER), after
+ * the partitions that had arrived were taken.
+ * Costs: one extra copy on each side (pack, unpack), one more on the
+ * receiving side, and a header per partition.
  */
 #include "api/comm_int.h"
 
@@ -36,12 +42,36 @@
 
 typedef struct {
     int32_t index, nparts;
+    uint32_t seq; /* the request's number on its channel */
+    int32_t pad;
 } part_hdr_t;
+
+/* A channel (see above), kept on its communicator (comm->part) for the
+ * communicator's life: the numbering must not restart while the peer's
+ * requests are still counted. */
+typedef struct part_chan {
+    struct part_chan *next;
+    int peer, tag, send;
+    uint32_t next_seq;  /* the number of the next request initialized */
+    req_t *cur;         /* receive: the message being received into buf */
+    char *buf;
+    size_t len;
+    list_node_t stash;  /* receive: messages whose request is not waiting for them */
+} part_chan_t;
+
+typedef struct {
+    list_node_t link;
+    uint32_t seq;
+    size_t len;
+    char *msg;          /* header + partition */
+} part_stash_t;
 
 typedef struct part {
     int send;
     void *buf;
     int partitions, peer, tag;
+    uint32_t seq;             /* its number on its channel */
+    part_chan_t *chan;        /* lives with comm, which the request keeps alive */
     MPI_Count count;          /* per partition (MPI_Count in MPI-4.0) */
     dt_t *dt;              /* kept alive by the persistent request (its dt) */
     comm_t *comm;          /* kept alive by the persistent request */
@@ -53,8 +83,6 @@ typedef struct part {
     req_t **sreq;          /* send: [partitions] */
     char *stage;           /* send: [partitions] header + packed partition */
     char *packed;          /* receive: the whole message, packed */
-    char *msg;             /* receive: the message being received */
-    req_t *cur;
     int nparts, nmsgs;     /* receive: send partitions (0: not known yet), arrived */
     unsigned char *got;    /* receive: [nparts] */
 } part_t;
@@ -84,49 +112,82 @@ static void part_finish(part_t *p, int err)
             else
                 req_orphan(p->sreq[i]); /* a failed round: frees itself */
         }
-    if (p->cur) {
-        p2p_cancel(p->cur);
-        req_orphan(p->cur);
-    }
-    free(p->done), free(p->sreq), free(p->stage), free(p->packed), free(p->msg), free(p->got);
+    free(p->done), free(p->sreq), free(p->stage), free(p->packed), free(p->got);
     p->done = p->got = NULL;
     p->sreq = NULL;
-    p->stage = p->packed = p->msg = NULL;
-    p->cur = NULL;
+    p->stage = p->packed = NULL;
     p->err = err;
     p->round = NULL;
     q->status.MPI_ERROR = err;
     req_complete(q);
 }
 
-/* Post the receive of the next partition message. */
-static int post_recv(part_t *p, size_t total)
+/* ---- channels ---- */
+
+static void chan_free_all(comm_t *c)
 {
-    dt_t *byte = dt_get(MPI_BYTE);
-    p->cur = req_new_p2p(REQ_RECV, p->comm, p->msg, (int)(sizeof(part_hdr_t) + total), byte,
-                         p->peer, PART_TAG(p->tag), SEND_STANDARD, 1);
-    int rc = p->cur ? p2p_start_recv(p->cur) : MPI_ERR_NO_MEM;
-    if (rc != MPI_SUCCESS && p->cur) { /* not posted (a failed peer) */
-        req_free(p->cur);
-        p->cur = NULL;
+    part_chan_t *ch = c->part;
+    while (ch) {
+        part_chan_t *next = ch->next;
+        if (ch->cur && !ch->cur->complete) {
+            p2p_cancel(ch->cur);
+            req_orphan(ch->cur); /* its buffer stays: data may still land there */
+        } else {
+            if (ch->cur)
+                req_free(ch->cur);
+            free(ch->buf);
+        }
+        list_node_t *n, *t;
+        list_for_each_safe(n, t, &ch->stash) {
+            part_stash_t *m = list_entry(n, part_stash_t, link);
+            free(m->msg);
+            free(m);
+        }
+        free(ch);
+        ch = next;
     }
-    return rc;
+    c->part = NULL;
 }
 
-/* A message arrived: file it. 1 when the round is over (finished). */
-static int recv_arrived(part_t *p, dt_t *dt)
+/* The channel of c, peer, tag and direction (made on first use); NULL: no
+ * memory. */
+static part_chan_t *chan_get(comm_t *c, int peer, int tag, int send)
 {
+    for (part_chan_t *ch = c->part; ch; ch = ch->next)
+        if (ch->peer == peer && ch->tag == tag && ch->send == send)
+            return ch;
+    part_chan_t *ch = calloc(1, sizeof *ch);
+    if (!ch)
+        return NULL;
+    ch->peer = peer, ch->tag = tag, ch->send = send;
+    list_init(&ch->stash);
+    ch->next = c->part;
+    c->part = ch;
+    comm_free_hook_part = chan_free_all;
+    return ch;
+}
+
+/* Does receive p wait for a message numbered seq? */
+static int recv_waits(const part_t *p, const part_chan_t *ch, uint32_t seq)
+{
+    return !p->send && p->round && p->chan == ch && p->seq == seq &&
+           (!p->nparts || p->nmsgs < p->nparts);
+}
+
+/* Message m (header + partition, len bytes) for p's round: file it. 1 when
+ * the round is over (finished). */
+static int recv_apply(part_t *p, const char *m, size_t len)
+{
+    dt_t *dt = p->dt;
     size_t total = part_bytes(p, dt) * (size_t)p->partitions;
-    int err = p->cur->status.MPI_ERROR;
     part_hdr_t h;
-    memcpy(&h, p->msg, sizeof h);
-    req_free(p->cur);
-    p->cur = NULL;
-    if (err == MPI_SUCCESS && (h.nparts <= 0 || total % (size_t)h.nparts ||
-                               h.index < 0 || h.index >= h.nparts ||
-                               (p->nparts && h.nparts != p->nparts)))
-        err = err_cause(MPI_ERR_TRUNCATE, "partitioned message: %d send partitions do not "
-                        "divide the %zu bytes of the receive", (int)h.nparts, total);
+    memcpy(&h, m, sizeof h);
+    int err = MPI_SUCCESS;
+    if (h.nparts <= 0 || total % (size_t)h.nparts || h.index < 0 || h.index >= h.nparts ||
+        (p->nparts && h.nparts != p->nparts) || len - sizeof h != total / (size_t)h.nparts)
+        err = err_cause(MPI_ERR_TRUNCATE, "partitioned message: %d send partitions of %zu "
+                        "bytes do not make the %zu bytes of the receive", (int)h.nparts,
+                        len - sizeof h, total);
     if (err == MPI_SUCCESS && !p->nparts) {
         p->nparts = h.nparts;
         if (!(p->got = calloc((size_t)h.nparts, 1)))
@@ -137,26 +198,131 @@ static int recv_arrived(part_t *p, dt_t *dt)
         return 1;
     }
     size_t ps = total / (size_t)p->nparts;
-    memcpy(p->packed + (size_t)h.index * ps, p->msg + sizeof h, ps);
+    memcpy(p->packed + (size_t)h.index * ps, m + sizeof h, ps);
     p->got[h.index] = 1;
-    if (++p->nmsgs < p->nparts) {
-        if ((err = post_recv(p, total)) != MPI_SUCCESS) {
-            part_finish(p, err);
-            return 1;
-        }
+    if (++p->nmsgs < p->nparts)
         return 0;
-    }
     dt_unpack(dt, (size_t)p->count * (size_t)p->partitions, p->buf, 0, p->packed, total);
     part_finish(p, MPI_SUCCESS);
     return 1;
 }
 
-/* Advance p. 1 when its round finished. */
+/* A whole message of channel ch (m is taken): to the receive that waits for
+ * its number, or kept until that request starts. */
+static void chan_deliver(part_chan_t *ch, char *m, size_t len)
+{
+    part_hdr_t h;
+    if (len < sizeof h) { /* not from a partitioned send: nobody to give it to */
+        free(m);
+        return;
+    }
+    memcpy(&h, m, sizeof h);
+    list_node_t *n;
+    list_for_each(n, &active) {
+        part_t *p = list_entry(n, part_t, link);
+        if (recv_waits(p, ch, h.seq)) {
+            recv_apply(p, m, len);
+            free(m);
+            return;
+        }
+    }
+    part_stash_t *k = malloc(sizeof *k);
+    if (!k) { /* lost: the request waiting for it will not complete */
+        free(m);
+        return;
+    }
+    k->seq = h.seq, k->len = len, k->msg = m;
+    list_add_tail(&ch->stash, &k->link);
+}
+
+/* The messages kept for p's number, in their order, until its round has
+ * all it needs. */
+static void chan_unstash(part_t *p)
+{
+    list_node_t *n, *t;
+    list_for_each_safe(n, t, &p->chan->stash) {
+        part_stash_t *k = list_entry(n, part_stash_t, link);
+        if (!recv_waits(p, p->chan, k->seq))
+            continue;
+        list_del(&k->link);
+        int over = recv_apply(p, k->msg, k->len);
+        free(k->msg);
+        free(k);
+        if (over)
+            return;
+    }
+}
+
+/* End every round waiting on ch with err. */
+static void chan_fail(part_chan_t *ch, int err)
+{
+    list_node_t *n, *t;
+    list_for_each_safe(n, t, &active) {
+        part_t *p = list_entry(n, part_t, link);
+        if (!p->send && p->chan == ch) {
+            part_finish(p, err);
+            return chan_fail(ch, err); /* the list changed */
+        }
+    }
+}
+
+/* Receive side: move channel ch on (the message being received, the next
+ * one that has come, a failed peer). 1 if anything moved. */
+static int chan_poll(comm_t *c, part_chan_t *ch)
+{
+    if (ch->cur) {
+        if (!ch->cur->complete)
+            return 0;
+        int err = ch->cur->status.MPI_ERROR;
+        req_free(ch->cur);
+        ch->cur = NULL;
+        char *m = ch->buf;
+        ch->buf = NULL;
+        if (err != MPI_SUCCESS) {
+            free(m);
+            chan_fail(ch, err);
+        } else {
+            chan_deliver(ch, m, ch->len);
+        }
+        return 1;
+    }
+    int found = 0;
+    MPI_Status st;
+    umsg_t *um = NULL;
+    p2p_probe_ctx(c, 1, ch->peer, PART_TAG(ch->tag), 0, &found, &st, NULL);
+    if (!found) {
+        /* Nothing more will come (the collective context's rule: any
+         * failure in c ends its rounds, as it ends its collectives). */
+        if (p2p_source_failed(c, ch->peer) || c->state == COMM_DETECTED ||
+            c->state == COMM_FAILED) {
+            chan_fail(ch, MPI_ERR_OTHER);
+            return 1;
+        }
+        return 0;
+    }
+    size_t len = (size_t)st.ftmpi_count;
+    char *m = malloc(len ? len : 1);
+    req_t *r = m && len <= INT_MAX ? req_new_p2p(REQ_RECV, c, m, (int)len, dt_get(MPI_BYTE),
+                                                 ch->peer, PART_TAG(ch->tag), SEND_STANDARD, 1)
+                                   : NULL;
+    if (!r) {
+        free(m);
+        chan_fail(ch, MPI_ERR_NO_MEM);
+        return 1;
+    }
+    p2p_probe_ctx(c, 1, ch->peer, PART_TAG(ch->tag), 1, &found, &st, &um);
+    p2p_start_mrecv(r, um);
+    ch->cur = r, ch->buf = m, ch->len = len;
+    chan_poll(c, ch); /* an eager message is complete already */
+    return 1;
+}
+
+/* Advance p. 1 when anything moved (a receive: its channel; a send: its
+ * round finished). */
 static int part_progress(part_t *p)
 {
-    dt_t *dt = p->dt;
     if (!p->send)
-        return p->cur && p->cur->complete ? recv_arrived(p, dt) : 0;
+        return chan_poll(p->comm, p->chan);
     /* Over when every partition was sent, or one failed and every send
      * started is done with the buffers. */
     int all = 1, err = MPI_SUCCESS;
@@ -177,12 +343,21 @@ static int part_progress(part_t *p)
     return 1;
 }
 
+/* One step can end other rounds than its own (a message handed to another
+ * request of its channel, a failed channel): start over after each. */
 static int part_hook(void)
 {
-    int work = 0;
-    list_node_t *n, *t;
-    list_for_each_safe(n, t, &active)
-        work += part_progress(list_entry(n, part_t, link));
+    int work = 0, moved = 1;
+    while (moved) {
+        moved = 0;
+        list_node_t *n;
+        list_for_each(n, &active) {
+            if (part_progress(list_entry(n, part_t, link))) {
+                work = moved = 1;
+                break;
+            }
+        }
+    }
     return work;
 }
 
@@ -213,20 +388,19 @@ static int part_round(const void *args, MPI_Request *qh)
         progress_add_hook(part_hook);
     size_t ps = part_bytes(p, dt), total = ps * (size_t)p->partitions;
     size_t np = (size_t)p->partitions + 1;
-    p->done = calloc(np, 1);
+    p->done = p->chan ? calloc(np, 1) : NULL; /* no channel: MPI_ERR_NO_MEM below */
     if (p->send) {
         p->sreq = calloc(np, sizeof(req_t *));
         p->stage = malloc(np * (sizeof(part_hdr_t) + ps));
         rc = p->done && p->sreq && p->stage ? MPI_SUCCESS : MPI_ERR_NO_MEM;
     } else {
         p->packed = malloc(total + 1);
-        p->msg = malloc(sizeof(part_hdr_t) + total);
-        rc = p->done && p->packed && p->msg ? MPI_SUCCESS : MPI_ERR_NO_MEM;
-        if (rc == MPI_SUCCESS && p->partitions > 0 && p->peer != MPI_PROC_NULL)
-            rc = post_recv(p, total);
+        rc = p->done && p->packed ? MPI_SUCCESS : MPI_ERR_NO_MEM;
     }
     if (rc != MPI_SUCCESS || p->partitions == 0 || (!p->send && p->peer == MPI_PROC_NULL))
         part_finish(p, rc); /* nothing to wait for (or it cannot run) */
+    else if (!p->send)
+        chan_unstash(p); /* what came before this start */
     api_unlock();
     return MPI_SUCCESS;
 }
@@ -281,6 +455,13 @@ static int part_init(const char *fname, part_t p, const void *buf, MPI_Datatype 
         req_t *r = req_get(*request);
         dt_retain(p.dt);
         r->dt = p.dt;
+        /* Numbered on its channel now that it exists (its copy of p). */
+        part_t *own = (part_t *)api_pcoll_round_args(r, part_round);
+        own->chan = chan_get(own->comm, own->peer, own->tag, own->send);
+        if (own->chan)
+            own->seq = own->chan->next_seq++;
+        else
+            rc = MPI_ERR_NO_MEM; /* the request stays, inert: its rounds fail */
         api_unlock();
     }
     return rc;
@@ -339,7 +520,7 @@ static int pready_one(part_t *p, int i)
     dt_t *dt = p->dt;
     size_t ps = part_bytes(p, dt);
     char *m = p->stage + (size_t)i * (sizeof(part_hdr_t) + ps);
-    part_hdr_t h = {.index = i, .nparts = p->partitions};
+    part_hdr_t h = {.index = i, .nparts = p->partitions, .seq = p->seq};
     memcpy(m, &h, sizeof h);
     dt_pack(dt, (size_t)p->count * (size_t)p->partitions, p->buf, (size_t)i * ps,
             m + sizeof h, ps);

@@ -21,6 +21,7 @@ void (*comm_free_hook_p2p)(comm_t *c);
 void (*comm_free_hook_ulfm)(comm_t *c);
 void (*comm_free_hook_coll)(comm_t *c);
 void (*comm_free_hook_atomic)(comm_t *c);
+void (*comm_free_hook_part)(comm_t *c);
 void (*comm_register_hook_ulfm)(comm_t *c);
 void (*comm_change_hook)(void);
 
@@ -161,6 +162,8 @@ static void comm_destroy(comm_t *c)
         comm_free_hook_coll(c);
     if (comm_free_hook_atomic)
         comm_free_hook_atomic(c);
+    if (comm_free_hook_part)
+        comm_free_hook_part(c);
     comm_unregister(c);
     list_del(&c->all);
     if (c->handle != MPI_COMM_NULL && !c->predefined)

@@ -63,6 +63,7 @@ typedef struct comm {
     void *ulfm;              /* ULFM state (ft/ulfm_*.c), NULL until needed */
     void *coll_sm;           /* shared-memory collectives (coll/coll_sm.c), NULL until used */
     void *ft_atomic;         /* ATOMIC decision slots (ft/ft_atomic.c), NULL until used */
+    void *part;              /* partitioned channels (api/part.c), NULL until used */
     /* intercommunicators */
     struct comm *local_comm; /* hidden intracomm over the local group, else NULL */
 } comm_t;
@@ -79,6 +80,7 @@ extern void (*comm_free_hook_p2p)(comm_t *c);  /* messages still queued on c */
 extern void (*comm_free_hook_ulfm)(comm_t *c); /* ULFM state (revoked, agreements) */
 extern void (*comm_free_hook_coll)(comm_t *c); /* shared-memory collective segment */
 extern void (*comm_free_hook_atomic)(comm_t *c); /* ATOMIC decision slots */
+extern void (*comm_free_hook_part)(comm_t *c);   /* partitioned channels */
 extern void (*comm_register_hook_ulfm)(comm_t *c); /* a user communicator is born */
 /* The set of communicators changed (registered, unregistered): the
  * monitor's report (runtime/monrank), NULL when it is off. */

@@ -601,6 +601,12 @@ int p2p_source_failed(const comm_t *c, int src)
 int p2p_probe(comm_t *c, int src, int tag, int take, int *found,
               MPI_Status *st, umsg_t **msg_p)
 {
+    return p2p_probe_ctx(c, 0, src, tag, take, found, st, msg_p);
+}
+
+int p2p_probe_ctx(comm_t *c, int coll, int src, int tag, int take, int *found,
+                  MPI_Status *st, umsg_t **msg_p)
+{
     umsg_t *m;
     *found = 0;
     if (src == MPI_PROC_NULL) {
@@ -615,7 +621,7 @@ int p2p_probe(comm_t *c, int src, int tag, int take, int *found,
             *msg_p = NULL;
         return MPI_SUCCESS;
     }
-    if (!match_unexpected(c, 0, src, tag, &m))
+    if (!match_unexpected(c, coll != 0, src, tag, &m))
         return MPI_SUCCESS;
     *found = 1;
     if (st) {

@@ -102,6 +102,9 @@ int p2p_source_failed(const comm_t *c, int src);
  * With `take`, removes it and returns it in *msg_p (Mprobe). */
 int p2p_probe(comm_t *c, int src, int tag, int take, int *found,
               MPI_Status *st, umsg_t **msg_p);
+/* The same on the collective context when `coll` (api/part.c's traffic). */
+int p2p_probe_ctx(comm_t *c, int coll, int src, int tag, int take, int *found,
+                  MPI_Status *st, umsg_t **msg_p);
 /* Receive a message taken by Mprobe into r (already filled with buf...). */
 int p2p_start_mrecv(req_t *r, umsg_t *m);
 /* Cancel a pending request (receive: at once; send: asks the receiver). */
