@@ -5,14 +5,24 @@
  * ones) when /sys shows the topology. Each process goes to the least used
  * CPU in that order; a rank started again (REBUILD's replacement) goes back
  * to the CPU its predecessor had here.
+ *
+ * Other jobs on the host: a daemon that binds claims its CPUs with a lock
+ * on /dev/shm/ftmpi-cpus-UID/cpuN (flock, released by the kernel when the
+ * daemon ends, however it ends). Under auto, a daemon that cannot claim one
+ * free CPU per launch rank does not bind at all (another job holds them);
+ * under core, it binds to the free CPUs first, then to the claimed ones.
  */
 #include "daemon_int.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char *base_getenv(const daemon_t *d, const char *name)
 {
@@ -72,6 +82,46 @@ void daemon_bind_format(const cpu_set_t *set, char *out, size_t cap)
     }
 }
 
+/* Claim cpu for this daemon: the lock file's descriptor, or -1 when another
+ * process holds it or the directory cannot be used. */
+static int claim_cpu(int cpu)
+{
+    char dir[64], path[96];
+    snprintf(dir, sizeof dir, "/dev/shm/ftmpi-cpus-%u", (unsigned)getuid());
+    struct stat st;
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+        return -1;
+    if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid())
+        return -1; /* not ours: no claims through it */
+    snprintf(path, sizeof path, "%s/cpu%d", dir, cpu);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0)
+        return -1;
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* Put the CPUs this daemon could claim (up to want) first in bind_cpu;
+ * returns how many. */
+static int claim_cpus(daemon_t *d, int want)
+{
+    int got = 0;
+    for (int k = 0; k < d->bind_ncpu && got < want; k++) {
+        int fd = claim_cpu(d->bind_cpu[k]);
+        if (fd < 0)
+            continue;
+        int c = d->bind_cpu[k]; /* move it to the front, keeping the order */
+        memmove(d->bind_cpu + got + 1, d->bind_cpu + got,
+                (size_t)(k - got) * sizeof *d->bind_cpu);
+        d->bind_cpu[got] = c;
+        d->bind_lock[got++] = fd;
+    }
+    return got;
+}
+
 int daemon_bind_init(daemon_t *d, int nlaunch)
 {
     const char *v = base_getenv(d, "FTMPI_BIND_TO");
@@ -96,8 +146,9 @@ int daemon_bind_init(daemon_t *d, int nlaunch)
     d->bind_mask = set;
     d->bind_ncpu = CPU_COUNT(&set);
     d->bind_cpu = calloc((size_t)d->bind_ncpu + 1, sizeof *d->bind_cpu);
+    d->bind_lock = malloc(((size_t)d->bind_ncpu + 1) * sizeof *d->bind_lock);
     d->bind_rank_cpu = malloc((size_t)d->size * sizeof *d->bind_rank_cpu);
-    if (!d->bind_cpu || !d->bind_rank_cpu)
+    if (!d->bind_cpu || !d->bind_lock || !d->bind_rank_cpu)
         return -ENOMEM;
     for (int i = 0; i < d->size; i++)
         d->bind_rank_cpu[i] = -1;
@@ -106,16 +157,33 @@ int daemon_bind_init(daemon_t *d, int nlaunch)
         for (int c = 0; c < CPU_SETSIZE; c++)
             if (CPU_ISSET(c, &set) && (core_leader(c, &set) == c) == (pass == 0))
                 d->bind_cpu[k++] = c;
-    /* auto: one CPU each when the launch ranks of this host have one each */
-    d->bind_on = d->bind_ncpu > 0 &&
-                 (d->bind_policy == DAEMON_BIND_CORE ||
-                  (d->bind_policy == DAEMON_BIND_AUTO && nlaunch <= d->bind_ncpu));
     d->bind_oversub = nlaunch > d->bind_ncpu;
+    if (d->bind_policy == DAEMON_BIND_NONE || d->bind_ncpu == 0 ||
+        (d->bind_policy == DAEMON_BIND_AUTO && (d->bind_oversub || nlaunch == 0)))
+        return 0;
+    d->bind_nlock = claim_cpus(d, nlaunch);
+    if (d->bind_policy == DAEMON_BIND_AUTO && d->bind_nlock < nlaunch) {
+        /* auto: one free CPU each, or no binding (another job runs here) */
+        daemon_bind_unclaim(d);
+        return 0;
+    }
+    if (d->bind_policy == DAEMON_BIND_AUTO)
+        d->bind_ncpu = d->bind_nlock; /* spawned processes share these */
+    d->bind_on = 1;
     return 0;
+}
+
+void daemon_bind_unclaim(daemon_t *d)
+{
+    for (int i = 0; i < d->bind_nlock; i++)
+        close(d->bind_lock[i]);
+    d->bind_nlock = 0;
 }
 
 void daemon_bind_free(daemon_t *d)
 {
+    daemon_bind_unclaim(d);
+    free(d->bind_lock);
     free(d->bind_cpu);
     free(d->bind_rank_cpu);
     d->bind_cpu = d->bind_rank_cpu = NULL;

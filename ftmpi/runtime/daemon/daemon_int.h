@@ -72,6 +72,8 @@ struct daemon {
     int bind_ncpu;
     int *bind_cpu;        /* [bind_ncpu] the mask's CPUs, cores first */
     int *bind_rank_cpu;   /* [size] the CPU a rank last had here, -1 */
+    int *bind_lock;       /* [bind_nlock] claims of bind_cpu[0..] */
+    int bind_nlock;
 };
 
 /* What MPI_Comm_spawn asked to run (HD_SPAWN's tail, proto.h). */
@@ -99,6 +101,7 @@ void daemon_spawn(daemon_t *d, int rank, int slot, uint32_t inc,
  * the line of --report-bindings on stderr. */
 int daemon_bind_init(daemon_t *d, int nlaunch);
 void daemon_bind_free(daemon_t *d);
+void daemon_bind_unclaim(daemon_t *d); /* let other jobs have our CPUs */
 int daemon_bind_pick(daemon_t *d, int rank, int slot);
 int daemon_bind_shared(const daemon_t *d, int cpu, int slot);
 void daemon_bind_report(const daemon_t *d, const daemon_proc_t *p);
