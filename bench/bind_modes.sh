@@ -49,7 +49,8 @@ echo "# np $np, $runs runs per mode, $(date -u +%F\ %H:%M) UTC, load $(cut -d' '
 echo "| metric | size | mode | median | slow runs (> 1.5x fastest) | sorted values |"
 echo "| --- | ---: | --- | ---: | ---: | --- |"
 IFS=, read -r -a S <<<"$sizes"
-for metric in $(awk '{print $2}' "$W/all" | awk '!seen[$0]++'); do
+awk '{print $2}' "$W/all" | awk '!seen[$0]++' >"$W/metrics"
+while read -r metric; do
     for s in 0 "${S[@]}"; do
         best=$(awk -v k="$metric" -v s="$s" '$2 == k && $3 == s' "$W/all" | sort -g -k4 | head -1 | awk '{print $4}')
         [ -n "$best" ] || continue
@@ -66,4 +67,4 @@ for metric in $(awk '{print $2}' "$W/all" | awk '!seen[$0]++'); do
                     }'
         done
     done
-done
+done <"$W/metrics"

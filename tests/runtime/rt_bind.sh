@@ -50,7 +50,7 @@ reports_match() {
     kind=$1
     nrep=$(grep -c '^ftmpirun: binding: ' "$W/err")
     naff=$(grep -c '^affinity rank ' "$W/out")
-    [ "$nrep" -eq "$naff" ] && [ "$nrep" -gt 0 ] || fail "$nrep reports for $naff processes"
+    if [ "$nrep" -ne "$naff" ] || [ "$nrep" -eq 0 ]; then fail "$nrep reports for $naff processes"; fi
     grep '^affinity rank ' "$W/out" | while read -r _ _ r _ pid _ cpus; do
         line=$(grep "^ftmpirun: binding: host [0-9]* rank $r pid $pid cpus " "$W/err")
         [ -n "$line" ] || { echo "FAIL: no report for rank $r pid $pid"; exit 1; }
@@ -92,7 +92,7 @@ BIND_VICTIM=1 job 3 --bind-to core --comm-mode=rebuild -x BIND_VICTIM
 reports_match bound # the victim and its replacement both report
 [ "$(grep -c '^ftmpirun: binding: host 0 rank 1 ' "$W/err")" -eq 2 ] || fail "rank 1 was not started again"
 c1=$(grep '^ftmpirun: binding: host 0 rank 1 ' "$W/err" | sed 's/.* cpus \([^ ]*\) (.*/\1/' | sort -u)
-[ "$(echo "$c1" | wc -l)" -eq 1 ] || fail "the replacement of rank 1 is on cpus $(echo $c1), not the dead rank's"
+[ "$(echo "$c1" | wc -l)" -eq 1 ] || fail "the replacement of rank 1 is on cpus $(echo "$c1" | tr '\n' ' '), not the dead rank's"
 [ "$(grep -c '^rank [0-2]: ok$' "$W/out")" -eq 3 ] || fail "not every rank said ok"
 r1=$(grep '^affinity-after rank 1 ' "$W/out" | awk '{print $NF}')
 [ "$r1" = "$c1" ] || fail "the replacement runs on cpus '$r1', its report said $c1"
