@@ -16,7 +16,6 @@
 #include "coll/coll_sm.h"
 
 #include <fcntl.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,11 +52,10 @@ static void settings(void)
     chunk_bytes = coll_env_bytes("FTMPI_COLL_SM_CHUNK", SM_CHUNK_DEFAULT, 1024, 64u << 20) &
                   ~(size_t)63;
     /* More ranks on this host than CPUs to run them: a spinning waiter only
-     * delays the member it waits for. */
-    cpu_set_t set;
-    int cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
-    int local = shm_self.base ? (int)shm_self.nslots : 1;
-    spin_iters = local > cpus ? 0 : 100;
+     * delays the member it waits for. The progress engine's decision (a
+     * rank bound to one CPU cannot tell from its own mask: the launcher
+     * says, docs/runtime.md "Binding"). */
+    spin_iters = progress_oversubscribed() ? 0 : 100;
 }
 
 static void sm_unmap(coll_sm_t *sm)

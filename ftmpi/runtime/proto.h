@@ -88,7 +88,8 @@ enum proto_type {
     HD_CONFIG = 401,      /* i32 hostid, i32 nslots, u32 ring_bytes,
                              i32 size, i32 tag_output, i32 stdin_rank,
                              str jobid, str cwd,
-                             u32 argc, argc x str, u32 nenv, nenv x str */
+                             u32 argc, argc x str, u32 nenv, nenv x str,
+                             i32 launch ranks on the host (binding) */
     HD_SPAWN = 402,       /* i32 rank, i32 slot, u32 inc, u32 generation,
                              i32 restarted, str fault_points, i32 spawned;
                              spawned: i32 world_base, i32 world_n,

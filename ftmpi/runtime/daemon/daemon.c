@@ -59,6 +59,7 @@ void daemon_destroy(daemon_t *d)
     for (char **e = d->base_env; e && *e; e++)
         free(*e);
     free(d->base_env);
+    daemon_bind_free(d);
     for (char **a = d->argv; a && *a; a++)
         free(*a);
     free(d->argv);
@@ -373,6 +374,7 @@ static int daemon_configure(daemon_t *d, const void *data, size_t len)
         return -ENOMEM;
     for (uint32_t i = 0; i < nenv; i++)
         extra[i] = proto_get_strdup(&r);
+    int nlaunch = proto_get_i32(&r); /* launch ranks here (binding) */
     int rc = r.err ? r.err : daemon_build_env(d, extra, (int)nenv);
     for (uint32_t i = 0; i < nenv; i++)
         free(extra[i]);
@@ -389,7 +391,10 @@ static int daemon_configure(daemon_t *d, const void *data, size_t len)
     for (int i = 0; i < d->nslots; i++) {
         d->procs[i].d = d;
         d->procs[i].errpipe = -1;
+        d->procs[i].cpu = -1;
     }
+    if ((rc = daemon_bind_init(d, nlaunch)))
+        return rc;
 
     /* The host's segment: anonymous, sized, initialised. */
     if (d->ring_bytes < 64 || (d->ring_bytes & (d->ring_bytes - 1)))

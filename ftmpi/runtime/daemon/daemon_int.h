@@ -6,6 +6,7 @@
 #include "../proto.h"
 #include "../../transport/shm/shm_seg.h"
 
+#include <sched.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -32,7 +33,10 @@ typedef struct {
     unsigned long long usage_ticks;
     double usage_t;
     uint32_t usage_n;
+    int cpu;              /* the CPU it is bound to, -1: not bound */
 } daemon_proc_t;
+
+enum { DAEMON_BIND_AUTO = 0, DAEMON_BIND_CORE, DAEMON_BIND_NONE };
 
 struct daemon {
     evloop_t *loop;
@@ -62,6 +66,14 @@ struct daemon {
     int stdin_eof;
     proto_buf_t stdin_buf;
     long usage_timer;     /* the monitor's sampling (daemon_usage.c) */
+    /* binding (daemon_bind.c) */
+    int bind_policy, bind_on, bind_report, bind_oversub, bind_user_oversub;
+    cpu_set_t bind_mask;  /* the daemon's own affinity */
+    int bind_ncpu;
+    int *bind_cpu;        /* [bind_ncpu] the mask's CPUs, cores first */
+    int *bind_rank_cpu;   /* [size] the CPU a rank last had here, -1 */
+    int *bind_lock;       /* [bind_nlock] claims of bind_cpu[0..] */
+    int bind_nlock;
 };
 
 /* What MPI_Comm_spawn asked to run (HD_SPAWN's tail, proto.h). */
@@ -81,6 +93,19 @@ void daemon_cmd_free(daemon_cmd_t *cmd);
 void daemon_spawn(daemon_t *d, int rank, int slot, uint32_t inc,
                   uint32_t generation, int restarted, const char *faults,
                   const daemon_cmd_t *cmd);
+
+/* daemon_bind.c: FTMPI_BIND_TO (core, none, auto) and FTMPI_REPORT_BINDINGS
+ * from the ranks' environment; nlaunch: the launch ranks of this host.
+ * pick: the CPU for rank's process in slot (-1: not bound); shared: that
+ * CPU runs another process too (or the host is oversubscribed); report:
+ * the line of --report-bindings on stderr. */
+int daemon_bind_init(daemon_t *d, int nlaunch);
+void daemon_bind_free(daemon_t *d);
+void daemon_bind_unclaim(daemon_t *d); /* let other jobs have our CPUs */
+int daemon_bind_pick(daemon_t *d, int rank, int slot);
+int daemon_bind_shared(const daemon_t *d, int cpu, int slot);
+void daemon_bind_report(const daemon_t *d, const daemon_proc_t *p);
+void daemon_bind_format(const cpu_set_t *set, char *out, size_t cap);
 
 /* daemon_io.c */
 daemon_iostream_t *daemon_io_open(daemon_t *d, int fd, int rank, int stream);

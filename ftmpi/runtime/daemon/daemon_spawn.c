@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
@@ -119,7 +120,7 @@ void daemon_cmd_free(daemon_cmd_t *c)
 /* The per-process variables (they win: getenv takes the first), the
  * spawned command's own variables, then base_env. The per-process strings
  * are malloc'd by the caller. */
-#define NPER 17
+#define NPER 18
 static char **env_for_proc(daemon_t *d, char *per[NPER], char **user)
 {
     int n = 0, nu = 0, k = 0;
@@ -208,7 +209,7 @@ static int exec_search(char **argv, char **env)
 static void __attribute__((noreturn))
 spawn_child(daemon_t *d, daemon_proc_t *p, shmseg_slot_t *slot, int ctl_fd,
             int out_fd, int err_fd, int errpipe, char **env, pid_t parent,
-            int in_fd, const daemon_cmd_t *cmd)
+            int in_fd, const daemon_cmd_t *cmd, const cpu_set_t *cpus)
 {
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -217,6 +218,8 @@ spawn_child(daemon_t *d, daemon_proc_t *p, shmseg_slot_t *slot, int ctl_fd,
     evloop_child_reset_signals();
     if (nofile_raised)
         setrlimit(RLIMIT_NOFILE, &nofile_orig);
+    if (cpus)
+        sched_setaffinity(0, sizeof *cpus, cpus); /* docs/runtime.md, "Binding" */
     /* Identity first, state LIVE last (the parent writes the same). */
     atomic_store(&slot->incarnation, p->inc);
     slot->world_rank = p->rank;
@@ -276,6 +279,7 @@ void daemon_spawn(daemon_t *d, int rank, int slot_no, uint32_t inc,
     p->rank = rank;
     p->inc = inc;
     p->errpipe = -1;
+    p->cpu = daemon_bind_pick(d, rank, slot_no);
     d->slot_of_rank[rank] = slot_no;
 
     int sv[2] = {-1, -1}, po[2] = {-1, -1}, pe[2] = {-1, -1},
@@ -314,6 +318,16 @@ void daemon_spawn(daemon_t *d, int rank, int slot_no, uint32_t inc,
         per[15] = env_fmt("FTMPI_APPNUM", "%d", cmd->appnum);
         per[16] = env_fmt("FTMPI_PARENT", "%d:%u", cmd->parent_root, cmd->tag);
     }
+    /* Bound to one CPU, the rank cannot tell from its own mask whether the
+     * host is oversubscribed: say it (unless the user did). */
+    cpu_set_t cpus;
+    CPU_ZERO(&cpus);
+    if (p->cpu >= 0) {
+        CPU_SET(p->cpu, &cpus);
+        if (!d->bind_user_oversub)
+            per[17] = env_fmt("FTMPI_OVERSUBSCRIBE", "%d",
+                              daemon_bind_shared(d, p->cpu, slot_no));
+    }
     char **env = env_for_proc(d, per, cmd ? cmd->env : NULL);
     shmseg_slot_t *slot = shmseg_slot(d->shm, (uint32_t)slot_no);
 
@@ -322,7 +336,8 @@ void daemon_spawn(daemon_t *d, int rank, int slot_no, uint32_t inc,
     pid_t pid = env ? fork() : -1;
     int fork_errno = errno;
     if (pid == 0)
-        spawn_child(d, p, slot, sv[1], po[1], pe[1], px[1], env, self, in_fd, cmd);
+        spawn_child(d, p, slot, sv[1], po[1], pe[1], px[1], env, self, in_fd, cmd,
+                    p->cpu >= 0 ? &cpus : NULL);
     if (in_fd >= 0)
         close(in_fd);
 
@@ -349,6 +364,7 @@ void daemon_spawn(daemon_t *d, int rank, int slot_no, uint32_t inc,
 
     p->pid = pid;
     p->running = 1;
+    daemon_bind_report(d, p);
     p->errpipe = px[0];
     daemon_ctl_open(d, p, sv[0]);
     p->io[0] = daemon_io_open(d, po[0], rank, 1);

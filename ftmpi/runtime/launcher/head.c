@@ -220,6 +220,10 @@ static void send_config(head_t *h, head_host_t *host)
             snprintf(e, sizeof e, "%s=%s", modes[i][0], modes[i][1]);
             proto_put_str(&b, e);
         }
+    int nlaunch = 0; /* the launch ranks it runs (binding, daemon_bind.c) */
+    for (int r = 0; r < h->size; r++)
+        nlaunch += h->procs[r].hostid == host->id;
+    proto_put_i32(&b, nlaunch);
     head_host_send(host, HD_CONFIG, &b);
     proto_buf_free(&b);
 }

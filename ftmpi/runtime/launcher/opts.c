@@ -52,6 +52,10 @@ static const char usage_text[] =
 "  --ftmpid PATH              ftmpid program on the remote hosts\n"
 "  --oversubscribe            ranks wait as on an oversubscribed host\n"
 "                             (FTMPI_OVERSUBSCRIBE=1, docs/progress.md)\n"
+"  --bind-to core|none|auto   bind each rank to one CPU, or not; auto (the\n"
+"                             default): bind when a host's ranks do not\n"
+"                             outnumber its CPUs (FTMPI_BIND_TO, docs/runtime.md)\n"
+"  --report-bindings          print each rank's CPUs on stderr\n"
 "\n"
 "Fault tolerance (docs/ft.md):\n"
 "  --comm-mode=abort|blank|shrink|rebuild|ulfm   (default abort)\n"
@@ -281,7 +285,7 @@ enum {
     O_NP = 1, O_TIMEOUT, O_TAG, O_COMM, O_MSG, O_COLL, O_RECOV, O_KILL,
     O_KILLAT, O_LOG, O_RING, O_ENV, O_HOSTS, O_AGENT, O_FTMPID, O_OVERSUB,
     O_VERBOSE, O_HELP, O_VERSION, O_HOSTFILE, O_SPARE, O_HB_INT, O_HB_TO, O_WITHFT, O_NET,
-    O_MONITOR, O_TRACE, O_REL, O_NETFAULTS, O_UNIVERSE
+    O_MONITOR, O_TRACE, O_REL, O_NETFAULTS, O_UNIVERSE, O_BIND, O_REPBIND
 };
 static const struct { const char *name; int arg, id; } table[] = {
     {"-np", 1, O_NP}, {"-n", 1, O_NP}, {"--np", 1, O_NP}, {"-c", 1, O_NP},
@@ -304,7 +308,9 @@ static const struct { const char *name; int arg, id; } table[] = {
     {"--trace", 1, O_TRACE},
     {"--reliability", 1, O_REL}, {"--net-faults", 1, O_NETFAULTS},
     {"--universe", 1, O_UNIVERSE}, {"--universe-size", 1, O_UNIVERSE},
+    {"--bind-to", 1, O_BIND}, {"--report-bindings", 0, O_REPBIND},
 };
+static const char *const bind_words[] = {"core", "none", "auto", NULL};
 
 static int env_mode(const char *var, const char *const *words,
                     const char **str, int *mode)
@@ -330,7 +336,7 @@ int ftrun_opts_parse(ftrun_opts_t *o, int argc, char **argv)
     o->launch_agent = "ssh {host}";
     o->hb_interval = 0.5;
     o->hb_timeout = 3.0;
-    int np_given = 0, agent_given = 0, hosts_given = 0, i, rc;
+    int np_given = 0, agent_given = 0, hosts_given = 0, bind_given = 0, i, rc;
     /* MPIEXEC_TIMEOUT (as MPICH's and Open MPI's launchers): --timeout's default. */
     const char *et = getenv("MPIEXEC_TIMEOUT");
     if (et && *et && (parse_seconds(et, &o->timeout_s) || o->timeout_s <= 0))
@@ -521,6 +527,21 @@ int ftrun_opts_parse(ftrun_opts_t *o, int argc, char **argv)
             if ((rc = add_env(o, "FTMPI_OVERSUBSCRIBE=1")))
                 return rc;
             break;
+        case O_BIND: { /* the daemons' FTMPI_BIND_TO (daemon_bind.c) */
+            char e[64];
+            int w = match_word(val, bind_words);
+            if (w < 0)
+                return opt_error("bad --bind-to '%s' (core, none or auto)", val);
+            snprintf(e, sizeof e, "FTMPI_BIND_TO=%s", bind_words[w]);
+            if ((rc = add_env(o, e)))
+                return rc;
+            bind_given = 1;
+            break;
+        }
+        case O_REPBIND:
+            if ((rc = add_env(o, "FTMPI_REPORT_BINDINGS=1")))
+                return rc;
+            break;
         case O_VERBOSE: o->verbose = 1; break;
         case O_HELP:
             fputs(usage_text, stdout);
@@ -569,6 +590,17 @@ int ftrun_opts_parse(ftrun_opts_t *o, int argc, char **argv)
         (rc = env_mode("FTMPI_RECOVERY_MODE", recov_words, &o->recovery_str,
                        &o->recovery_mode)))
         return rc;
+    const char *bind_env = getenv("FTMPI_BIND_TO");
+    if (!bind_given && bind_env && *bind_env) {
+        char e[64];
+        int w = match_word(bind_env, bind_words);
+        if (w < 0)
+            return opt_error("invalid value '%s' in environment variable "
+                             "FTMPI_BIND_TO (core, none or auto)", bind_env);
+        snprintf(e, sizeof e, "FTMPI_BIND_TO=%s", bind_words[w]);
+        if ((rc = add_env(o, e)))
+            return rc;
+    }
     if (o->msg_str && strcmp(o->msg_str, "nop") == 0)
         o->msg_str = "reset";
 
