@@ -144,8 +144,10 @@ int route_open(void)
         tcp_head = route_tcp->max_inline;
     /* Messages above the eager limit and up to FTMPI_TCP_PUSH_LIMIT bytes
      * (0: none) are pushed whole, no RTS/CTS round trip (p2p.c): read
-     * straight into a posted receive, else into one buffer. */
-    tcp_push = size_env("FTMPI_TCP_PUSH_LIMIT", TCP_PUSH_DEFAULT, NULL);
+     * straight into a posted receive, else into one buffer. Unless */
+    /* FTMPI_EAGER_LIMIT chose the switch to rendezvous itself (0: every
+     * message by rendezvous, the tests' .rndv setting): no push then */
+    tcp_push = size_env("FTMPI_TCP_PUSH_LIMIT", set ? 0 : TCP_PUSH_DEFAULT, NULL);
     return 0;
 }
 
