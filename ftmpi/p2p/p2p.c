@@ -9,7 +9,11 @@
  * sender streams the data (stream.c). To a peer on the network the RTS
  * carries the message's first bytes (PKT_F_HEAD, the TCP eager limit by
  * default): they cross while the CTS makes its round trip, and the stream
- * sends only the rest.
+ * sends only the rest. Up to route_push_limit a message to such a peer is
+ * not a rendezvous at all: its EAGER header and then its whole payload as
+ * one stream (stream_io.c), matched when the header arrives and read
+ * straight into the posted receive (p2p_push_match), else into the
+ * unexpected record it is queued as once complete (p2p_push_landed).
  *
  * Ordering: packets from one sender arrive in order (one transport per
  * pair, each FIFO: a ring, a TCP connection), posted receives are matched in posting order and unexpected
