@@ -9,7 +9,11 @@
  * sender streams the data (stream.c). To a peer on the network the RTS
  * carries the message's first bytes (PKT_F_HEAD, the TCP eager limit by
  * default): they cross while the CTS makes its round trip, and the stream
- * sends only the rest.
+ * sends only the rest. Up to route_push_limit a message to such a peer is
+ * not a rendezvous at all: its EAGER header and then its whole payload as
+ * one stream (stream_io.c), matched when the header arrives and read
+ * straight into the posted receive (p2p_push_match), else into the
+ * unexpected record it is queued as once complete (p2p_push_landed).
  *
  * Ordering: packets from one sender arrive in order (one transport per
  * pair, each FIFO: a ring, a TCP connection), posted receives are matched in posting order and unexpected
@@ -223,36 +227,96 @@ static void deliver_into(req_t *r, const pkt_t *p, const void *data)
     req_complete(r);
 }
 
-static void on_message(const pkt_t *pin, const void *data, size_t len)
+/* The posted receive that message pin matches, taken off its queue (NULL:
+ * none). *pp: the message as it is matched (pin, or a copy in *renum with
+ * the sender's current rank: sent before a recovery that may have
+ * renumbered the group, SHRINK); *cp: its communicator (NULL: unknown yet). */
+static inline __attribute__((always_inline)) req_t *
+take_posted(const pkt_t *pin, pkt_t *renum, const pkt_t **pp, comm_t **cp)
 {
     comm_t *c = comm_by_ctx(pin->ctx);
-    pkt_t renum;
-    const pkt_t *p = pin;
-    if (c && pin->gen < c->generation && !c->is_inter) {
-        /* Sent before a recovery that may have renumbered the group
-         * (SHRINK): match by the sender's current rank. */
-        renum = *pin;
-        renum.src = group_rank_of_world(c->group, pin->src_world);
-        p = &renum;
+    *pp = pin;
+    *cp = c;
+    if (!c)
+        return NULL;
+    if (pin->gen < c->generation && !c->is_inter) {
+        *renum = *pin;
+        renum->src = group_rank_of_world(c->group, pin->src_world);
+        *pp = renum;
     }
-    int k = p->ctx & 1;
-    if (c) {
-        list_node_t *n;
-        list_for_each(n, &c->posted[k]) {
-            req_t *r = list_entry(n, req_t, link);
-            if (src_match(r->peer, p->src) && tag_match(r->tag, p->tag)) {
-                list_del(n);
-                deliver_into(r, p, data);
-                return;
-            }
+    list_node_t *n;
+    list_for_each(n, &c->posted[pin->ctx & 1]) {
+        req_t *r = list_entry(n, req_t, link);
+        if (src_match(r->peer, (*pp)->src) && tag_match(r->tag, (*pp)->tag)) {
+            list_del(n);
+            return r;
         }
     }
-    umsg_t *m = umsg_new(p, data, len);
-    if (!m) {
+    return NULL;
+}
+
+/* A message (its payload in data, or already in m when m is given) goes to
+ * its posted receive, else to the unexpected queue. Inlined: the eager
+ * path of every message received (about 30 instructions a message when it
+ * was a call, callgrind of bench/pp_count.c queued). */
+static inline __attribute__((always_inline)) void on_message(const pkt_t *pin, const void *data, size_t len, umsg_t *m)
+{
+    pkt_t renum;
+    const pkt_t *p;
+    comm_t *c;
+    req_t *r = take_posted(pin, &renum, &p, &c);
+    if (r) {
+        deliver_into(r, p, m ? m->data : data);
+        if (m)
+            umsg_free(m);
+        return;
+    }
+    if (m && p != &m->pkt)
+        m->pkt = *p;
+    if (!m && !(m = umsg_new(p, data, len)))
         /* Out of memory: the message cannot be kept. Say so loudly. */
         rtc_abort(1, "ftmpi: out of memory storing an unexpected message");
+    list_add_tail(c ? &c->unexpected[p->ctx & 1] : &orphans, &m->link);
+}
+
+/* A message that is still live: not from a replaced process nor sent
+ * before a recovery that made it meaningless. */
+static int msg_live(const pkt_t *p)
+{
+    if (p->src_world >= 0 && p->src_world < ftg.world_size && from_dead_incarnation(p))
+        return 0;
+    return !old_msg_dead(p, ftstate_generation(), ftstate_drop_which());
+}
+
+int p2p_push_match(const pkt_t *p, req_t **rp)
+{
+    *rp = NULL;
+    if (!msg_live(p))
+        return -1;
+    pkt_t renum;
+    const pkt_t *q;
+    comm_t *c;
+    req_t *r = take_posted(p, &renum, &q, &c);
+    if (r) {
+        mpit_count_recv(q->len);
+        set_recv_status(r, q);
+        r->streaming = 1;
+        r->received = 0;
+        r->bytes = q->len;
+        r->peer_world = q->src_world;
+        list_add_tail(&recv_streams, &r->link);
+        *rp = r;
     }
-    list_add_tail(c ? &c->unexpected[k] : &orphans, &m->link);
+    return r != NULL;
+}
+
+void p2p_push_landed(umsg_t *m)
+{
+    if (!msg_live(&m->pkt)) {
+        umsg_free(m);
+        return;
+    }
+    on_message(&m->pkt, NULL, 0, m);
 }
 
 static void on_cancel_req(const pkt_t *p)
@@ -303,7 +367,7 @@ void p2p_deliver(const pkt_t *p, const void *data, size_t len)
         /* Sent before a recovery this process has been through. */
         if (old_msg_dead(p, ftstate_generation(), ftstate_drop_which()))
             return;
-        on_message(p, data, len);
+        on_message(p, data, len, NULL);
         break;
     case PKT_FIN:
     case PKT_SYNC_ACK:
@@ -464,10 +528,19 @@ int p2p_start_send(req_t *r)
     monrank_count(r->peer_world, r->bytes);
     pkt_t p;
     pkt_init(&p, r->bytes <= route_eager_limit(r->peer_world) ? PKT_EAGER : PKT_RTS, c, r->coll);
-    mpit_count_send(r->bytes, p.type == PKT_RTS);
     p.tag = r->tag;
     p.len = r->bytes;
     p.sreq = req_token(r);
+    if (p.type == PKT_RTS && r->mode != SEND_SYNC && r->bytes <= route_push_limit(r->peer_world) &&
+        xmit_idle(r->peer_world)) {
+        /* Pushed: the whole message streams behind its EAGER header now, no
+         * RTS/CTS round trip (stream_io.c) */
+        mpit_count_send(r->bytes, 0);
+        p.type = PKT_EAGER;
+        r->sent = 0;
+        return stream_io_push(r, &p);
+    }
+    mpit_count_send(r->bytes, p.type == PKT_RTS);
     if (p.type == PKT_EAGER) {
         p.flags = r->mode == SEND_SYNC ? PKT_F_SYNC : 0;
         if (r->mode == SEND_SYNC)

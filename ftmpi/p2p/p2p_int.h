@@ -62,6 +62,8 @@ void pkt_short_init(pkt_short_t *h, const comm_t *c);
  * message that arrives before its receive costs no malloc/free. umsg_new
  * returns NULL when out of memory. */
 umsg_t *umsg_new(const pkt_t *p, const void *data, size_t len);
+/* The same with room for len payload bytes, not filled (m->data). */
+umsg_t *umsg_alloc(const pkt_t *p, size_t len);
 void umsg_free(umsg_t *m);
 void umsg_pool_fini(void);
 
@@ -86,6 +88,10 @@ size_t route_eager_limit(int world);
 /* Bytes of a rendezvous message sent with its RTS to world rank `world`
  * (PKT_F_HEAD; 0: none, the peer reads or streams it all). */
 size_t route_rts_head(int world);
+/* Largest message pushed to world rank `world` without a rendezvous: its
+ * EAGER header and then its whole payload as one stream, read straight
+ * into a posted receive (0: none; a network peer only). */
+size_t route_push_limit(int world);
 int route_can_cma(int world);
 void route_no_cma(void);
 int route_poll(void);
@@ -123,12 +129,23 @@ int xmit_head_now(int world, const pkt_t *p, const req_t *r);
 int xmit_short_now(int world, const pkt_short_t *h, const void *buf, size_t count,
                    const dt_t *dt, size_t dlen);
 int xmit_pending(void);
+/* Nothing of ours queued for world rank `world` (a stream handed to the
+ * transport now keeps its place in the order). */
+int xmit_idle(int world);
 void xmit_drop_peer(int world, int err);
 void xmit_fail_comm(comm_t *c, int err); /* NULL: every comm */
 
 /* p2p.c */
 void p2p_deliver(const pkt_t *p, const void *data, size_t len);
 void p2p_eager_sent(req_t *r);
+/* A pushed message's header p (an EAGER header whose payload streams,
+ * route_push_limit): -1 it means nothing any more (discard the payload);
+ * 1 it matched the posted receive *rp (taken off its queue, status set);
+ * 0 none matched yet. */
+int p2p_push_match(const pkt_t *p, req_t **rp);
+/* A pushed message that matched no receive has all landed in m: to a
+ * receive posted meanwhile, else to the unexpected queue (m is taken). */
+void p2p_push_landed(umsg_t *m);
 
 /* rndv.c: single copy. rndv_send_iov: the run list of r's data for an RTS
  * (p's flags, addr and rreq; the list in r->pack_tmp); rndv_read: the
@@ -152,6 +169,8 @@ static inline int p2p_flush_needed(void)
 }
 /* stream_io.c: long payloads without a copy (tp_io_t sources and sinks) */
 int stream_io_start(req_t *r, const tp_ops_t *tp, int addr);
+/* Push r (route_push_limit): header p, then the whole message as a stream. */
+int stream_io_push(req_t *r, pkt_t *p);
 int stream_sink(int src, const void *hdr, size_t len, tp_io_t **io);
 
 #endif

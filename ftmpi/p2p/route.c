@@ -22,8 +22,10 @@
 
 const tp_ops_t *route_shm, *route_tcp;
 int route_force_tcp;
-static size_t tcp_eager, tcp_head;
+static size_t tcp_eager, tcp_head, tcp_push;
 static tp_env_t env;
+/* FTMPI_TCP_PUSH_LIMIT's default (docs/network.md, "Push") */
+#define TCP_PUSH_DEFAULT (4u << 20)
 
 /* Can this process read its peers' memory (single copy)? Allow peers to
  * read ours, then check that the system call exists here. Peers' own
@@ -140,6 +142,12 @@ int route_open(void)
     tcp_head = size_env("FTMPI_TCP_RNDV_HEAD", tcp_eager, NULL);
     if (route_tcp && tcp_head > route_tcp->max_inline)
         tcp_head = route_tcp->max_inline;
+    /* Messages above the eager limit and up to FTMPI_TCP_PUSH_LIMIT bytes
+     * (0: none) are pushed whole, no RTS/CTS round trip (p2p.c): read
+     * straight into a posted receive, else into one buffer. Unless */
+    /* FTMPI_EAGER_LIMIT chose the switch to rendezvous itself (0: every
+     * message by rendezvous, the tests' .rndv setting): no push then */
+    tcp_push = size_env("FTMPI_TCP_PUSH_LIMIT", set ? 0 : TCP_PUSH_DEFAULT, NULL);
     return 0;
 }
 
@@ -173,6 +181,13 @@ size_t route_rts_head(int world)
     int addr;
     const tp_ops_t *tp = route_of(world, &addr);
     return tp && tp == route_tcp && world != ftg.world_rank ? tcp_head : 0;
+}
+
+size_t route_push_limit(int world)
+{
+    int addr;
+    const tp_ops_t *tp = route_of(world, &addr);
+    return tp && tp == route_tcp && tp->send_stream && world != ftg.world_rank ? tcp_push : 0;
 }
 
 int route_can_cma(int world)

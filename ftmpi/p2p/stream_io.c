@@ -117,7 +117,8 @@ static rio_t *rio_new(uint64_t token, size_t base, size_t len, int recv)
     return x;
 }
 
-int stream_io_start(req_t *r, const tp_ops_t *tp, int addr)
+/* Stream r's data from r->sent behind header p (stamped here). */
+static int io_send(req_t *r, const tp_ops_t *tp, int addr, pkt_t *p)
 {
     size_t count = (size_t)r->count;
     if (!dt_is_contig(r->dt, count) && !dt_iov_worthwhile(r->dt, count) && !r->pack_tmp) {
@@ -125,27 +126,108 @@ int stream_io_start(req_t *r, const tp_ops_t *tp, int addr)
             return MPI_ERR_NO_MEM;
         dt_pack(r->dt, count, r->buf, 0, r->pack_tmp, r->bytes);
     }
-    /* from r->sent: what the RTS did not carry */
     rio_t *x = rio_new(req_token(r), r->sent, r->bytes - r->sent, 0);
     if (!x)
         return MPI_ERR_NO_MEM;
+    xmit_stamp(r->peer_world, p);
+    r->streaming = 1;
+    list_add_tail(&stream_io_list, &r->link);
+    if (tp->send_stream(r->peer_world, addr, p, &x->io) < 0)
+        free(x); /* no memory to queue it: the request waits for the runtime */
+    return MPI_SUCCESS;
+}
+
+int stream_io_start(req_t *r, const tp_ops_t *tp, int addr)
+{
+    /* from r->sent: what the RTS did not carry */
     pkt_t p;
     pkt_init(&p, PKT_DATA, NULL, 0);
     p.rreq = r->remote_token;
     p.addr = r->sent;
     p.len = r->bytes - r->sent;
-    xmit_stamp(r->peer_world, &p);
-    r->streaming = 1;
-    list_add_tail(&stream_io_list, &r->link);
-    if (tp->send_stream(r->peer_world, addr, &p, &x->io) < 0)
-        free(x); /* no memory to queue it: the request waits for the runtime */
-    return MPI_SUCCESS;
+    return io_send(r, tp, addr, &p);
+}
+
+int stream_io_push(req_t *r, pkt_t *p)
+{
+    int addr;
+    const tp_ops_t *tp = route_of(r->peer_world, &addr);
+    if (!dt_is_contig(r->dt, (size_t)r->count)) {
+        free(r->pack_tmp); /* a persistent send's earlier round */
+        r->pack_tmp = NULL;
+    }
+    return io_send(r, tp, addr, p);
+}
+
+/* A pushed message that no receive was posted for yet lands in the
+ * unexpected record it will be queued as (p2p_push_landed). */
+typedef struct {
+    tp_io_t io;
+    umsg_t *m;
+} uio_t;
+
+static int uio_iov(tp_io_t *io, size_t off, size_t max, struct iovec *iov, int n, size_t *bytes)
+{
+    (void)n;
+    return one(iov, ((uio_t *)io)->m->data + off, max < io->len - off ? max : io->len - off,
+               bytes);
+}
+
+static void uio_moved(tp_io_t *io, size_t off, size_t len) { (void)io, (void)off, (void)len; }
+
+static void uio_done(tp_io_t *io, int err)
+{
+    uio_t *u = (uio_t *)io;
+    if (err == 0)
+        p2p_push_landed(u->m);
+    else
+        umsg_free(u->m); /* its sender failed mid-way: nobody gets it */
+    free(u);
+}
+
+/* The sink of a pushed message (header p, len payload bytes): its posted
+ * receive's buffer, else an unexpected record. 1: discard it. */
+static int push_sink(int src, const pkt_t *p, size_t len, tp_io_t **io)
+{
+    if (p->len != len || (src >= 0 && p->src_world != src))
+        return 1;
+    req_t *r;
+    int rc = p2p_push_match(p, &r);
+    if (rc < 0)
+        return 1;
+    if (rc > 0) {
+        rio_t *x = rio_new(req_token(r), 0, len, 1);
+        size_t count = (size_t)r->count;
+        if (x && !dt_is_contig(r->dt, count) && !dt_iov_worthwhile(r->dt, count) &&
+            !(x->bounce = malloc(BOUNCE_BYTES))) {
+            free(x);
+            x = NULL;
+        }
+        if (!x) {
+            list_del(&r->link); /* off the receives being streamed to */
+            r->streaming = 0;
+            r->status.MPI_ERROR = MPI_ERR_NO_MEM;
+            req_complete(r);
+            return 1;
+        }
+        *io = &x->io;
+        return 0;
+    }
+    uio_t *u = malloc(sizeof(*u));
+    umsg_t *m = u ? umsg_alloc(p, len) : NULL;
+    if (!m)
+        rtc_abort(1, "ftmpi: out of memory storing an unexpected message");
+    *u = (uio_t){.io = {.len = len, .iov = uio_iov, .moved = uio_moved, .done = uio_done},
+                 .m = m};
+    *io = &u->io;
+    return 0;
 }
 
 int stream_sink(int src, const void *hdr, size_t len, tp_io_t **io)
 {
     const pkt_t *p = hdr;
-    (void)src;
+    if (p->type == PKT_EAGER)
+        return push_sink(src, p, len, io);
     if (p->type != PKT_DATA)
         return 1;
     /* the stream of the whole message, or of its rest after the head its

@@ -20,10 +20,9 @@ enum { UMSG_INLINE = 256, UMSG_POOL_MAX = 1024 };
 static umsg_t *pool; /* linked through link.next */
 static int npool;
 
-umsg_t *umsg_new(const pkt_t *p, const void *data, size_t len)
+/* Inlined into umsg_new: the record of every unexpected eager message. */
+static inline __attribute__((always_inline)) umsg_t *alloc_rec(const pkt_t *p, size_t dlen)
 {
-    /* an eager payload, or the head a network RTS carries (PKT_F_HEAD) */
-    size_t dlen = p->type == PKT_EAGER || (p->flags & PKT_F_HEAD) ? len : 0;
     umsg_t *m;
     if (dlen <= UMSG_INLINE && pool) {
         m = pool;
@@ -37,14 +36,25 @@ umsg_t *umsg_new(const pkt_t *p, const void *data, size_t len)
         m->pooled = small;
     }
     m->pkt = *p;
-    m->data = NULL;
+    m->data = dlen ? m->inl : NULL;
     m->handle = MPI_MESSAGE_NULL;
     m->comm = NULL;
-    if (dlen) {
-        m->data = m->inl;
-        memcpy(m->inl, data, dlen);
-    }
     mpit_count_unexp(1); /* MPI_T (core/mpit_stats.h) */
+    return m;
+}
+
+umsg_t *umsg_alloc(const pkt_t *p, size_t dlen)
+{
+    return alloc_rec(p, dlen);
+}
+
+umsg_t *umsg_new(const pkt_t *p, const void *data, size_t len)
+{
+    /* an eager payload, or the head a network RTS carries (PKT_F_HEAD) */
+    size_t dlen = p->type == PKT_EAGER || (p->flags & PKT_F_HEAD) ? len : 0;
+    umsg_t *m = alloc_rec(p, dlen);
+    if (m && dlen)
+        memcpy(m->inl, data, dlen);
     return m;
 }
 

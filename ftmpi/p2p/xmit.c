@@ -245,6 +245,11 @@ int xmit_pending(void)
     return xmit_npending;
 }
 
+int xmit_idle(int world)
+{
+    return list_empty(&pending[world]);
+}
+
 /* Drop what is queued for a dead peer; requests waiting on it fail. */
 void xmit_drop_peer(int world, int err)
 {

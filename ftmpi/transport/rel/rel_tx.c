@@ -119,6 +119,7 @@ int rel_tx_stream(int world, const void *hdr, tp_io_t *src)
     memcpy(st->uhdr, hdr, uhl);
     st->src = src;
     st->frags = 0;
+    st->unsent = 0;
     size_t off = 0;
     do {
         /* the first fragment, which carries the upper header, is copied at
