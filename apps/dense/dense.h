@@ -98,6 +98,7 @@ typedef struct dense_opts {
     int P, Q;               /* grid; 0 x 0 until dense_start chose it from -np */
     dense_ft_t ft;
     int64_t ckpt_interval;  /* checkpoint every K panels (default 8; 0: never) */
+    int ckpt_overlap;       /* --ckpt-overlap: dckpt_params_t.overlap */
     dckpt_code_t code;      /* --encoding */
     int m;                  /* --checksums: checksum ranks (ckpt) */
     uint64_t seed;          /* random matrix */
