@@ -259,15 +259,6 @@ static int ckpt_settle(dckpt_ctx_t *ctx)
                        none, NULL);
 }
 
-int dckpt_settle(dckpt_ctx_t *ctx)
-{
-    if (ctx == NULL)
-        return DCKPT_ERR_ARG;
-    if (ctx->needs_restore)
-        return DCKPT_ERR_STATE;
-    return ckpt_settle(ctx);
-}
-
 int dckpt_last_stats(const dckpt_ctx_t *ctx, dckpt_stats_t *st)
 {
     if (ctx == NULL || st == NULL)

@@ -267,20 +267,17 @@ const char *dckpt_strerror(int code);
  * recover the communicator first.
  *
  * Overlapped (params.overlap = 1, issue 15): stages 3 and 4 of epoch e (the
- * CRC exchange and the commit) are deferred to the next dckpt_checkpoint (or
- * dckpt_settle). A data rank copies its registered bytes into its half (the
- * snapshot), posts nonblocking sends of the bytes to encode to the checksum
- * ranks (who read them from the half: single copy) and returns; the checksum
- * ranks receive and encode, the data ranks compute meanwhile. *epoch_p is
+ * CRC exchange and the commit) are deferred to the next dckpt_checkpoint. A
+ * data rank copies its registered bytes into its half (the snapshot), posts
+ * nonblocking sends of the bytes to encode to the checksum ranks (who read
+ * them from the half: single copy) and returns; the checksum ranks receive
+ * and encode, the data ranks compute meanwhile. *epoch_p is
  * the started epoch; dckpt_epoch() stays the committed one until the next
  * call, which first waits for the transfers and commits e, then starts e+1.
- * A failure before that commit falls back to the epoch before e.
+ * A failure before that commit falls back to the epoch before e. The last
+ * epoch of a run is never committed (the one before it is).
  */
 int dckpt_checkpoint(dckpt_ctx_t *ctx, const void *meta, size_t meta_len, int64_t *epoch_p);
-
-/* Overlap: commit the started epoch, if any (collective, as dckpt_checkpoint;
-   DCKPT_SUCCESS at once when there is none). */
-int dckpt_settle(dckpt_ctx_t *ctx);
 
 /*
  * Roll every rank back to the newest epoch E that every group can rebuild
