@@ -341,10 +341,14 @@ int dckpt_checkpoint(dckpt_ctx_t *ctx, const void *meta, size_t meta_len, int64_
     double t1 = MPI_Wtime();
     ctx->stats.records_s = t1 - t0;
 
-    /* 2. encode (overlap: every member decides the same, from the records) */
+    /* 2. encode. overlap: every rank of the communicator defers (the
+       parameter is the same everywhere), whatever its group's verdict, so
+       that the commit's agreement runs on every rank at the same call; a
+       failed verdict is agreed there and returned by the next call. The
+       fault-injection hooks (tests) force the blocking path on the rank
+       they are set on: set them on every rank with overlap. */
     uint32_t crc = 0;
-    int overlap = ctx->params.overlap && verdict == DCKPT_SUCCESS &&
-                  fault.kind == DCKPT_FAULT_NONE;
+    int overlap = ctx->params.overlap && fault.kind == DCKPT_FAULT_NONE;
     if (verdict == DCKPT_SUCCESS) {
         int have_buf = 1;
         if (lay->is_checksum) {
