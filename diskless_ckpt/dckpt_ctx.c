@@ -46,7 +46,7 @@ static int ctx_params_normalize(const dckpt_params_t *in, dckpt_params_t *out)
     *out = *in;
     if (in->code != DCKPT_CODE_XOR && in->code != DCKPT_CODE_RS)
         return DCKPT_ERR_ARG;
-    if (in->m < 1 || in->k < 0)
+    if (in->m < 1 || in->k < 0 || (in->overlap != 0 && in->overlap != 1))
         return DCKPT_ERR_ARG;
     if (in->code == DCKPT_CODE_XOR && in->m != 1)
         return DCKPT_ERR_ARG;
@@ -176,20 +176,20 @@ int dckpt_ctx_comms_build(dckpt_ctx_t *ctx, MPI_Comm comm, int local_status)
         MPI_Comm_set_errhandler(ctx->data, MPI_ERRORS_RETURN);
 
     /* every rank must have passed the same parameters; MIN of x and of -x */
-    long long mine[4] = {ctx->params.code, ctx->params.m, ctx->params.k,
-                         (long long)ctx->params.chunk_bytes};
-    long long v[9], r[9];
-    for (int i = 0; i < 4; i++) {
+    long long mine[5] = {ctx->params.code, ctx->params.m, ctx->params.k,
+                         (long long)ctx->params.chunk_bytes, ctx->params.overlap};
+    long long v[11], r[11];
+    for (int i = 0; i < 5; i++) {
         v[i] = mine[i];
-        v[4 + i] = -mine[i];
+        v[5 + i] = -mine[i];
     }
-    v[8] = local_status;
-    if (MPI_Allreduce(v, r, 9, MPI_LONG_LONG_INT, MPI_MIN, world) != MPI_SUCCESS)
+    v[10] = local_status;
+    if (MPI_Allreduce(v, r, 11, MPI_LONG_LONG_INT, MPI_MIN, world) != MPI_SUCCESS)
         return DCKPT_ERR_MPI;
-    for (int i = 0; i < 4; i++)
-        if (r[i] != -r[4 + i])
+    for (int i = 0; i < 5; i++)
+        if (r[i] != -r[5 + i])
             return DCKPT_ERR_ARG;
-    return (int)r[8];
+    return (int)r[10];
 }
 
 /* ------------------------------------------------------------------ create / free */
@@ -232,6 +232,9 @@ static int ctx_code_init(dckpt_ctx_t *ctx)
 
 static void ctx_destroy(dckpt_ctx_t *ctx)
 {
+    dckpt_overlap_drop(ctx); /* an overlapped epoch never committed */
+    free(ctx->ovl_req);
+    free(ctx->ovl_type);
     dckpt_ctx_comms_free(ctx);
     dckpt_rs_fini(&ctx->rs);
     free(ctx->parity_coef);

@@ -7,6 +7,7 @@
  *   dckpt_store.c       double-buffer slots, gather/scatter of registered bytes, CRC
  *   dckpt_pipe.c        streamed, pipelined chain reduction of fragments (encode and decode)
  *   dckpt_checkpoint.c  the checkpoint protocol
+ *   dckpt_overlap.c     overlapped checkpoints: the data ranks' sends, the checksum ranks' encode
  *   dckpt_restore.c     the restore protocol
  */
 #ifndef DCKPT_INTERNAL_H
@@ -27,6 +28,7 @@
 
 #define DCKPT_TAG_ENCODE 0x5ec0
 #define DCKPT_TAG_DECODE 0x5ec1
+#define DCKPT_TAG_OVERLAP 0x5ec2
 
 /*
  * One group member's record of one epoch. Every member of a group holds the
@@ -136,6 +138,19 @@ struct dckpt_ctx {
     size_t pool_cap;
 
     dckpt_fault_t fault;
+
+    dckpt_stats_t stats; /* of the last dckpt_checkpoint (dckpt_last_stats) */
+    /* overlap: the started epoch, committed by the next call (dckpt_checkpoint.c) */
+    struct {
+        int active;
+        int w;         /* its half */
+        int verdict;   /* the group's verdict of stage 1 */
+        int local;     /* this rank's status */
+        uint32_t crc;  /* this rank's CRC of its half */
+    } pend;
+    MPI_Request *ovl_req; /* overlap, data rank: its sends of the started epoch */
+    MPI_Datatype *ovl_type;
+    int ovl_nreq, ovl_ntype, ovl_cap;
 };
 
 /* ---- dckpt_ctx.c */
@@ -179,6 +194,23 @@ dckpt_frz_t dckpt_freeze_skip(const dckpt_ctx_t *ctx, int s, size_t data_bytes);
    when there is none. */
 int dckpt_freeze_next_run(const dckpt_rec_t *recs, int have, int k, int gsz, size_t frag_len,
                           size_t from, size_t *off, size_t *len);
+
+/* ---- dckpt_checkpoint.c */
+/* the runs of the fragment the group encodes in the epoch being written
+   (arg: the context; a dckpt_pipe_t next_run) */
+int dckpt_ckpt_next_run(void *arg, size_t from, size_t *off, size_t *len);
+
+/* ---- dckpt_overlap.c (all: 0 or DCKPT_ERR_MPI / DCKPT_ERR_NOMEM) */
+/* data rank: nonblocking sends of the bytes to encode, [0, valid) of the half */
+int dckpt_overlap_post(dckpt_ctx_t *ctx, const dckpt_slot_t *slot, size_t valid);
+/* checksum rank: receive every data rank's bytes, encode this rank's row into
+   the half (have_buf 0: receive and drop), done() on each piece in order */
+int dckpt_overlap_encode(dckpt_ctx_t *ctx, dckpt_slot_t *slot, int have_buf,
+                         void (*done)(void *arg, const uint8_t *p, size_t off, size_t n),
+                         void *arg);
+/* data rank: wait for the sends; drop: free them unfinished (after a failure) */
+int dckpt_overlap_wait(dckpt_ctx_t *ctx);
+void dckpt_overlap_drop(dckpt_ctx_t *ctx);
 
 /* ---- dckpt_pipe.c */
 /*

@@ -336,6 +336,9 @@ int dckpt_restore(dckpt_ctx_t *ctx, MPI_Comm comm, int nfailed, const int *faile
     if (rc != DCKPT_SUCCESS)
         return rc;
     ctx->fault.kind = 0;
+    /* an overlapped epoch not committed is abandoned (its half stays PENDING) */
+    dckpt_overlap_drop(ctx);
+    ctx->pend.active = 0;
     /* a rollback may undo what was frozen (dckpt_freeze.c) */
     memset(&ctx->frozen, 0, sizeof(ctx->frozen));
 

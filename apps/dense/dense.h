@@ -98,6 +98,7 @@ typedef struct dense_opts {
     int P, Q;               /* grid; 0 x 0 until dense_start chose it from -np */
     dense_ft_t ft;
     int64_t ckpt_interval;  /* checkpoint every K panels (default 8; 0: never) */
+    int ckpt_overlap;       /* --ckpt-overlap: dckpt_params_t.overlap */
     dckpt_code_t code;      /* --encoding */
     int m;                  /* --checksums: checksum ranks (ckpt) */
     uint64_t seed;          /* random matrix */
@@ -344,6 +345,16 @@ int dense_abft_lost(dense_ctx_t *d, MPI_Comm group, int lost, int pos, const cha
    that rebuilds its part: +1 for the checksum, -1 for the others, or +1 for
    everyone when the checksum rank itself is rebuilt. */
 double dense_abft_sign(int root, int cpos, int pos);
+/* The first local column that panel [j, j + jb) updates (lu, qr): on a
+   data rank its first column right of the panel; on a checksum rank (grid
+   column mycol == Q) the first one not finished before the panel on some
+   data rank of its row (the panel's own columns included: the checksum of
+   their U or R rows and of the zeros below is made by the panel's swaps,
+   dtrsm and update). The checksum's columns left of that hold, below the
+   finished rows, sums of L (or V) entries whose true values are 0: the
+   updates leave them at 0, so they are skipped as the data ranks skip
+   theirs (docs/dense.md, "The abft overhead model"). */
+int64_t dense_abft_first_col(int64_t j, int jb, int nb, int mycol, int Q);
 /* The factorizations with a checksum process column (lu, qr; grid column
    Q, A of the data grid's shape). dense_abft_copy: back 0 copies into bk
    (local rows x NB doubles are enough) the part of A that panel k changes

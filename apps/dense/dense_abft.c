@@ -35,6 +35,15 @@ double dense_abft_sign(int root, int cpos, int pos)
     return root == cpos || pos == cpos ? 1.0 : -1.0;
 }
 
+int64_t dense_abft_first_col(int64_t j, int jb, int nb, int mycol, int Q)
+{
+    if (mycol < Q)
+        return dense_numroc(j + jb, nb, mycol, Q);
+    /* rank Q - 1 owns the fewest columns left of j: its first one from j
+       on is the smallest over the row */
+    return dense_numroc(j, nb, Q - 1, Q);
+}
+
 /* what panel k changes before its trailing update (lu, qr): its own
    columns, rows from its first row on, on the process column that owns it
    (the trailing update and lu's row swaps are undone by the apps) */

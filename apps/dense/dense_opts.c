@@ -21,6 +21,8 @@ void dense_opts_usage(FILE *out, const char *prog, const char *extra_usage)
             "  --ft ckpt|abft|none fault tolerance (default none): in-memory checkpoints,\n"
             "                      checksum-based recovery, or none (a failure ends the run)\n"
             "  --ckpt-interval K   checkpoint every K panels (default 8; 0: never)\n"
+            "  --ckpt-overlap      encode each checkpoint while the next panels compute;\n"
+            "                      it commits at the next one (docs/dense.md)\n"
             "  --encoding xor|rs   checkpoint code (default rs)\n"
             "  --checksums M       checksum ranks (default 1; xor: 1)\n"
             "  --seed S            the random matrix's seed (default 1)\n"
@@ -75,6 +77,10 @@ int dense_opts_parse(dense_opts_t *o, const char *prog, int argc, char **argv,
             return 1;
         if (flag == 2)
             continue;
+        if (!strcmp(a, "--ckpt-overlap")) {
+            o->ckpt_overlap = 1;
+            continue;
+        }
         if (!strcmp(a, "--n")) {
             if (!v || app_opt_num(v, -1e18, 1e18, &d) || d != (double)(int64_t)d) {
                 bad = 1;

@@ -262,7 +262,7 @@ int dense_run(dense_ctx_t *d, const dense_ops_t *ops, void *app)
         }
     } else {
         ftiter_params_t par = {.ckpt_interval = o->ckpt_interval, .max_iter = d->npanels,
-                               .ckpt = {o->code, o->m, 0, 0}, .verbose = o->verbose};
+                               .ckpt = {o->code, o->m, 0, 0, o->ckpt_overlap}, .verbose = o->verbose};
         if (o->ft == DENSE_FT_ABFT) /* the panel count only, every panel */
             par.ckpt_interval = 1;
         else /* the state at panel 0 is the input: init rebuilds it */

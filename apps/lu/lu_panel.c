@@ -145,8 +145,9 @@ int lu_panel(void *app, dense_ctx_t *d, int64_t k)
     int pcol = dense_g2p(j, nb, Q), prow = dense_g2p(j, nb, P);
     int64_t lri = dense_numroc(j, nb, g->myrow, P); /* my first row >= j */
     int64_t nrow = A->lr - lri;
-    /* my first column right of it (an abft checksum rank: all its columns) */
-    int64_t c0 = g->mycol < Q ? dense_numroc(j + jb, nb, g->mycol, Q) : 0;
+    /* my first column right of it (an abft checksum rank: from the first
+       one not finished on some data rank of my row) */
+    int64_t c0 = dense_abft_first_col(j, jb, nb, g->mycol, Q);
     int64_t nc = A->lc - c0;
     double *L = a->Lb[k & 1];
     if (a->bk && (rc = lu_abft_backup(a, d, k)) != MPI_SUCCESS)

@@ -167,7 +167,7 @@ static void undo_update(qr_app_t *a, const dense_ctx_t *d, int64_t k)
     dense_mat_t *A = &a->A;
     int nb = A->nb, jb = v_width(a, k);
     int64_t i0, mv = v_rows(a, d, k, &i0);
-    int64_t lcs = g->mycol < d->o->Q ? dense_numroc(k * nb + jb, nb, g->mycol, d->o->Q) : 0;
+    int64_t lcs = dense_abft_first_col(k * nb, jb, nb, g->mycol, d->o->Q);
     int64_t ncl = A->lc - lcs;
     if (mv > 0 && ncl > 0)
         cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)mv, (int)ncl, jb, 1.0,

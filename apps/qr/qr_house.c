@@ -307,8 +307,9 @@ int qr_factor_panel(const dense_grid_t *g, dense_mat_t *A, int k, double *tau, q
         rc = panel_vt(g, A, k, tau, wk);
     if (rc != MPI_SUCCESS)
         return rc;
-    /* an abft checksum rank (grid column Q): all its columns are trailing */
-    int lcs = g->mycol < g->Q ? (int)dense_numroc(j0 + jb, nb, g->mycol, g->Q) : 0;
+    /* an abft checksum rank (grid column Q): from the first column not
+       finished on some data rank of its row */
+    int lcs = (int)dense_abft_first_col(j0, jb, nb, g->mycol, g->Q);
     return wy_update(g, A, k, 1, A->a + (size_t)lcs * A->ld, A->ld, A->lc - lcs, wk);
 }
 

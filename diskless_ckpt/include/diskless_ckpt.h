@@ -88,7 +88,26 @@ typedef struct dckpt_params {
     int m;              /* checksum ranks per group, >= 1 (XOR: exactly 1) */
     int k;              /* most data ranks per group; 0: one group over the whole communicator */
     size_t chunk_bytes; /* streaming chunk; 0: DCKPT_DEFAULT_CHUNK; 4 KiB .. 64 MiB */
+    int overlap;        /* 1: overlapped checkpoints (dckpt_checkpoint); 0: blocking */
 } dckpt_params_t;
+
+/* Where the last dckpt_checkpoint of this rank spent its time (seconds) and
+   which bytes it touched; dckpt_last_stats(). With overlap, wait_s, crc_s
+   and commit_s are those of the previous epoch, settled by this call. */
+typedef struct dckpt_stats {
+    double wait_s;    /* overlap, data rank: waiting for the previous epoch's transfers */
+    double records_s; /* stage 1: the group's allgather of records */
+    double copy_s;    /* copies into the half (registered bytes with their CRC, frozen
+                         bytes from the committed half) */
+    double encode_s;  /* stage 2 less copy_s: encode, transfers, CRC on checksum ranks */
+    double crc_s;     /* stage 3: the group's allgather of CRCs and statuses */
+    double commit_s;  /* stage 4: the agreement over the communicator */
+    size_t registered;    /* data rank: registered bytes; checksum rank: fragment length */
+    size_t copied;        /* data rank: registered bytes copied into the half */
+    size_t copied_frozen; /* bytes copied from the committed half (frozen since then) */
+    size_t encoded;       /* bytes of the group's fragment encoded (dckpt_encoded_bytes) */
+    int overlapped;       /* 1: this call started an epoch that commits at the next one */
+} dckpt_stats_t;
 
 typedef struct dckpt_ctx dckpt_ctx_t;
 
@@ -230,6 +249,8 @@ size_t dckpt_memory_bytes(const dckpt_ctx_t *ctx);
 /* Bytes of its group's fragment that the last checkpoint encoded (the
    fragment's length unless parts were frozen, dckpt_freeze); 0 before any. */
 size_t dckpt_encoded_bytes(const dckpt_ctx_t *ctx);
+/* This rank's dckpt_stats_t of its last dckpt_checkpoint (zeros before any). */
+int dckpt_last_stats(const dckpt_ctx_t *ctx, dckpt_stats_t *st);
 
 const char *dckpt_strerror(int code);
 
@@ -244,6 +265,17 @@ const char *dckpt_strerror(int code);
  * rank. On failure the previous epoch stays intact; the context then accepts
  * only dckpt_restore (DCKPT_ERR_STATE otherwise) - after an MPI error,
  * recover the communicator first.
+ *
+ * Overlapped (params.overlap = 1, issue 15): stages 3 and 4 of epoch e (the
+ * CRC exchange and the commit) are deferred to the next dckpt_checkpoint. A
+ * data rank copies its registered bytes into its half (the snapshot), posts
+ * nonblocking sends of the bytes to encode to the checksum ranks (who read
+ * them from the half: single copy) and returns; the checksum ranks receive
+ * and encode, the data ranks compute meanwhile. *epoch_p is
+ * the started epoch; dckpt_epoch() stays the committed one until the next
+ * call, which first waits for the transfers and commits e, then starts e+1.
+ * A failure before that commit falls back to the epoch before e. The last
+ * epoch of a run is never committed (the one before it is).
  */
 int dckpt_checkpoint(dckpt_ctx_t *ctx, const void *meta, size_t meta_len, int64_t *epoch_p);
 

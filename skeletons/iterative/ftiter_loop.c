@@ -30,6 +30,7 @@
 #include "ftiter_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { PHASE_NONE = 0, PHASE_CKPT = 1, PHASE_DONE = 2 };
@@ -42,6 +43,26 @@ static int loop_control(ftiter_t *sk, int phase, int64_t iter, int status, long 
     int rc = MPI_Allreduce(in, out, 3, MPI_LONG_LONG_INT, MPI_MAX, sk->ctl);
     out[2] = -out[2]; /* errors are negative: the largest magnitude won */
     return rc;
+}
+
+/* FTITER_CKPT_STATS=1: every rank prints where its checkpoint went (stderr) */
+static void loop_ckpt_stats(const ftiter_t *sk, int64_t iter)
+{
+    static int on = -1;
+    if (on < 0) {
+        const char *e = getenv("FTITER_CKPT_STATS");
+        on = e != NULL && e[0] == '1';
+    }
+    dckpt_stats_t d;
+    if (!on || dckpt_last_stats(sk->ckpt, &d) != DCKPT_SUCCESS)
+        return;
+    fprintf(stderr,
+            "ckpt_stats rank %d iter %lld overlapped %d wait %.4f records %.4f copy %.4f "
+            "encode %.4f crc %.4f commit %.4f registered %zu copied %zu copied_frozen %zu "
+            "encoded %zu\n",
+            sk->world_rank, (long long)iter, d.overlapped, d.wait_s, d.records_s, d.copy_s,
+            d.encode_s, d.crc_s, d.commit_s, d.registered, d.copied, d.copied_frozen,
+            d.encoded);
 }
 
 static int loop_checkpoint(ftiter_t *sk, int64_t iter)
@@ -60,6 +81,7 @@ static int loop_checkpoint(ftiter_t *sk, int64_t iter)
     }
     if (drc != DCKPT_SUCCESS)
         return ftiter_from_dckpt(drc);
+    loop_ckpt_stats(sk, iter);
     sk->ckpt_iter = iter;
     sk->st.checkpoints++;
     sk->st.ckpt_memory = dckpt_memory_bytes(sk->ckpt);

@@ -9,6 +9,8 @@
  *   FTMPI_Fault_point("encode_recv", n)  the n-th chunk receive it posts while encoding
  *   FTMPI_Fault_point("decode_send", n)  the n-th chunk it sends while decoding (a restore)
  *   FTMPI_Fault_point("encode_done", n)  the n-th checkpoint step 3 it completed (below)
+ *   FTMPI_Fault_point("overlap_send", n) the n-th message it sends in an overlapped checkpoint
+ *   FTMPI_Fault_point("overlap_recv", n) the n-th receive it posts in an overlapped checkpoint
  *
  * so that `ftmpirun --kill-at encode_send=12@3` kills rank 3 in the middle
  * of a checkpoint, and `--kill-at decode_send=1@4` kills rank 4 in the
@@ -19,8 +21,9 @@
 /* the tags of diskless_ckpt/dckpt_internal.h */
 #define SHIM_TAG_ENCODE 0x5ec0
 #define SHIM_TAG_DECODE 0x5ec1
+#define SHIM_TAG_OVERLAP 0x5ec2
 
-static long shim_enc_send, shim_enc_recv, shim_dec_send;
+static long shim_enc_send, shim_enc_recv, shim_dec_send, shim_ovl_send, shim_ovl_recv;
 
 int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
               MPI_Comm comm, MPI_Request *request)
@@ -29,6 +32,8 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
         FTMPI_Fault_point("encode_send", ++shim_enc_send);
     else if (tag == SHIM_TAG_DECODE)
         FTMPI_Fault_point("decode_send", ++shim_dec_send);
+    else if (tag == SHIM_TAG_OVERLAP)
+        FTMPI_Fault_point("overlap_send", ++shim_ovl_send);
     return PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
 }
 
@@ -37,6 +42,8 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
 {
     if (tag == SHIM_TAG_ENCODE)
         FTMPI_Fault_point("encode_recv", ++shim_enc_recv);
+    else if (tag == SHIM_TAG_OVERLAP)
+        FTMPI_Fault_point("overlap_recv", ++shim_ovl_recv);
     return PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
 }
 
