@@ -119,12 +119,20 @@ int rel_tx_stream(int world, const void *hdr, tp_io_t *src)
     memcpy(st->uhdr, hdr, uhl);
     st->src = src;
     st->frags = 0;
-    size_t off = 0;
+    size_t off = 0, grow = R.frag;
     do {
         /* the first fragment, which carries the upper header, is copied at
-         * the receiver (the stream's sink is not known before it): small */
-        size_t most = off ? R.frag : REL_FIRST_DATA;
+         * the receiver (the stream's sink is not known before it): small.
+         * The others start at R.frag and double up to R.frag_max: a large
+         * stream costs fewer system calls, headers and placements per byte
+         * (each fragment is a sendmsg, a recv of its head and a readv at
+         * the least), while a short one still pipelines and stripes. */
+        size_t most = off ? grow : REL_FIRST_DATA;
+        if (off && grow < R.frag_max)
+            grow = grow * 2 < R.frag_max ? grow * 2 : R.frag_max;
         size_t k = src->len - off < most ? src->len - off : most;
+        if (off && src->len - off - k < R.frag / 2)
+            k = src->len - off; /* no short tail fragment of its own */
         rel_frag_t *f = frag_new(p, 0);
         if (!f) {
             if (!st->frags)
