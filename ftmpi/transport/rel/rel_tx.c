@@ -118,7 +118,7 @@ int rel_tx_stream(int world, const void *hdr, tp_io_t *src)
         return -ENOMEM;
     memcpy(st->uhdr, hdr, uhl);
     st->src = src;
-    st->frags = 0;
+    st->frags = st->unsent = 0;
     size_t off = 0, grow = R.frag;
     do {
         /* the first fragment, which carries the upper header, is copied at
