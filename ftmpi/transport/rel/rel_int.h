@@ -150,8 +150,7 @@ typedef struct {
     uint64_t rto_floor, rto_init, rto_max, ack_delay, probe_every;
     uint64_t route_wait;      /* a route whose frames the answering peer has
                                * not seen for this long is out of use */
-    size_t frag, frag_max;    /* stream fragment data bytes: the first after
-                               * the head, the most (sizes double between) */
+    size_t frag;              /* stream fragment data bytes */
     long drop_acks;           /* test knob FTMPI_REL_DROP_ACKS: ACK frames
                                * still to drop instead of sending */
     long route_eagain;        /* test knob FTMPI_REL_ROUTE_EAGAIN: ROUTE sends

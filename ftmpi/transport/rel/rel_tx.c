@@ -119,17 +119,14 @@ int rel_tx_stream(int world, const void *hdr, tp_io_t *src)
     memcpy(st->uhdr, hdr, uhl);
     st->src = src;
     st->frags = st->unsent = 0;
-    size_t off = 0, grow = R.frag;
+    size_t off = 0;
     do {
         /* the first fragment, which carries the upper header, is copied at
          * the receiver (the stream's sink is not known before it): small.
-         * The others start at R.frag and double up to R.frag_max: a large
-         * stream costs fewer system calls, headers and placements per byte
-         * (each fragment is a sendmsg, a recv of its head and a readv at
-         * the least), while a short one still pipelines and stripes. */
-        size_t most = off ? grow : REL_FIRST_DATA;
-        if (off && grow < R.frag_max)
-            grow = grow * 2 < R.frag_max ? grow * 2 : R.frag_max;
+         * The others are R.frag bytes (512 KiB): each fragment costs a
+         * sendmsg, a recv of its head and a readv at the least, so fewer
+         * and larger ones cost less CPU per byte (docs/network.md). */
+        size_t most = off ? R.frag : REL_FIRST_DATA;
         size_t k = src->len - off < most ? src->len - off : most;
         if (off && src->len - off - k < R.frag / 2)
             k = src->len - off; /* no short tail fragment of its own */
