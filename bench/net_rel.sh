@@ -7,7 +7,7 @@
 # per-size medians of on, off and Open MPI with the ratios. NO_OMPI=1 leaves
 # Open MPI out (its runs through the namespace agent are no reference here);
 # REL_AB='VAR=VAL ...' adds a kind "ab", the layer on with those variables
-# passed to the ranks (e.g. REL_AB=FTMPI_REL_FRAG_MAX=131072: the fragment
+# passed to the ranks (e.g. REL_AB=FTMPI_REL_FRAG=131072: the fragment
 # sizes before session 9), in the same rounds.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -7,7 +7,7 @@
 # kind, "copy" (the layer on, zero-copy receive off: FTMPI_REL_PLACE=0),
 # runs in the same rounds and gets its own columns; with REL_AB='VAR=VAL ...'
 # a kind "ab" (the layer on with those variables, e.g. the settings before a
-# change: REL_AB=FTMPI_REL_FRAG_MAX=131072) likewise. No namespaces (no root);
+# change: REL_AB=FTMPI_REL_FRAG=131072) likewise. No namespaces (no root);
 # bench/net_rel.sh measures across two namespace hosts and against Open MPI.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
