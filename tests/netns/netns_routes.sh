@@ -13,7 +13,7 @@
 # rank 0 must take route 1 out of use and back (stderr and the event log),
 # and both routes must have carried data; rank 0's first ROUTE frame is
 # refused once (FTMPI_REL_ROUTE_EAGAIN=1) and must still reach rank 1.
-#   fast (in CI, about 10-20 s): 8 MiB messages (64 fragments of 128 KiB)
+#   fast (in CI, about 10-20 s): 8 MiB messages (16 fragments of 512 KiB)
 #     back to back at 40 Mbit/s per route, the layer's route timers
 #     shortened for the test through the environment (FTMPI_REL_ROUTE_MS=300,
 #     FTMPI_REL_PROBE_MS=100; the defaults are unchanged), the cut 0.3 s into

@@ -239,7 +239,7 @@ const tp_ops_t *rel_tp_open(const tp_env_t *env, tp_open_fn lower)
     R.ack_delay = 2000000ull; /* 2 ms */
     R.probe_every = (uint64_t)env_num("FTMPI_REL_PROBE_MS", 500, 10, 60000) * 1000000ull;
     R.route_wait = (uint64_t)env_num("FTMPI_REL_ROUTE_MS", 1000, 10, 600000) * 1000000ull;
-    R.frag = (size_t)env_num("FTMPI_REL_FRAG", 131072, 1024, 1 << 19);
+    R.frag = (size_t)env_num("FTMPI_REL_FRAG", 1 << 19, 1024, 1 << 19);
     /* test knobs (docs/network.md, "Reliability settings") */
     R.route_eagain = env_num("FTMPI_REL_ROUTE_EAGAIN", 0, 0, 1000000);
     R.drop_acks = env_num("FTMPI_REL_DROP_ACKS", 0, 0, 1000000000);

@@ -10,8 +10,8 @@
  * packet stream per peer.
  *
  * Environment: FTMPI_RELIABILITY=on|off (default on), FTMPI_REL_RTO_MS
- * (first retransmission timeout, default 50), FTMPI_REL_FRAG (stream
- * fragment bytes, default 65536).
+ * (the retransmission timeout's floor, default 100), FTMPI_REL_FRAG (stream
+ * fragment bytes, default 524288).
  */
 #ifndef FTMPI_TRANSPORT_REL_H
 #define FTMPI_TRANSPORT_REL_H

@@ -118,14 +118,18 @@ int rel_tx_stream(int world, const void *hdr, tp_io_t *src)
         return -ENOMEM;
     memcpy(st->uhdr, hdr, uhl);
     st->src = src;
-    st->frags = 0;
-    st->unsent = 0;
+    st->frags = st->unsent = 0;
     size_t off = 0;
     do {
         /* the first fragment, which carries the upper header, is copied at
-         * the receiver (the stream's sink is not known before it): small */
+         * the receiver (the stream's sink is not known before it): small.
+         * The others are R.frag bytes (512 KiB): each fragment costs a
+         * sendmsg, a recv of its head and a readv at the least, so fewer
+         * and larger ones cost less CPU per byte (docs/network.md). */
         size_t most = off ? R.frag : REL_FIRST_DATA;
         size_t k = src->len - off < most ? src->len - off : most;
+        if (off && src->len - off - k < R.frag / 2)
+            k = src->len - off; /* no short tail fragment of its own */
         rel_frag_t *f = frag_new(p, 0);
         if (!f) {
             if (!st->frags)
