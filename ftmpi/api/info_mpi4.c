@@ -14,7 +14,7 @@
 API_WEAK(Info_get_string)
 int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
 {
-    API_BEGIN("MPI_Info_get_string");
+    API_BEGIN_ANYTIME("MPI_Info_get_string");
     info_t *i = info_get(info);
     if (!i)
         API_FAIL(MPI_ERR_INFO);
@@ -37,7 +37,7 @@ int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *valu
         value[n] = '\0';
     }
     *buflen = (int)len + 1; /* the size the whole value needs */
-    API_END();
+    API_END_ANYTIME();
 }
 
 /* "command" and "argv" (blank-separated) from argc/argv into n. */
@@ -73,34 +73,15 @@ static int env_make(int argc, char *argv[], MPI_Info *info)
     return MPI_SUCCESS;
 }
 
-/* Before MPI_Init (MPI-4.0 11.2.1 allows it): the info module starts on
- * its own (MPI_Init keeps it and its objects, and refills MPI_INFO_ENV),
- * and MPI_INFO_ENV has what is known then: "wdir" (no "maxprocs",
- * "thread_level" or "host" yet). No error handler exists: an error is
- * said on stderr and returned. Not thread-safe (no lock before MPI_Init). */
-static int create_env_early(int argc, char *argv[], MPI_Info *info)
-{
-    int rc = MPI_SUCCESS;
-    if (!info || argc < 0 || (argc > 0 && !argv))
-        rc = MPI_ERR_ARG;
-    else if ((rc = info_module_init()) == MPI_SUCCESS)
-        rc = env_make(argc, argv, info);
-    if (rc != MPI_SUCCESS)
-        fprintf(stderr, "ftmpi: MPI_Info_create_env before MPI_Init: %s\n",
-                rc == MPI_ERR_ARG ? "info is NULL, argc is negative or argv is NULL"
-                                  : "out of memory");
-    return rc;
-}
-
 API_WEAK(Info_create_env)
 int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
 {
-    if (!ftg.initialized && !ftg.finalized)
-        return create_env_early(argc, argv, info);
-    API_BEGIN("MPI_Info_create_env");
+    /* Before MPI_Init, MPI_INFO_ENV has what is known then: "wdir" (no
+     * "maxprocs", "thread_level" or "host" yet); MPI_Init refills it. */
+    API_BEGIN_ANYTIME("MPI_Info_create_env");
     CHECK_PTR(info);
     if (argc < 0 || (argc > 0 && !argv))
         API_FAIL(MPI_ERR_ARG);
     rc = env_make(argc, argv, info);
-    API_END();
+    API_END_ANYTIME();
 }

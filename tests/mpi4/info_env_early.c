@@ -3,7 +3,8 @@
  * allows it). The object made before MPI_Init has "command", "argv" and
  * "wdir" (maxprocs and thread_level are not known yet), survives MPI_Init,
  * and is read and freed after it; MPI_INFO_ENV then has "maxprocs" (the
- * job's size). A negative argc before MPI_Init returns MPI_ERR_ARG.
+ * job's size). A negative argc before MPI_Init returns MPI_ERR_ARG (the
+ * test runs with FTMPI_INITIAL_ERRHANDLER=mpi_errors_return).
  */
 #include "../mpi/mpitest.h"
 
