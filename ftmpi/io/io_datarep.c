@@ -67,9 +67,12 @@ static void user_leave(void)
         pthread_mutex_lock(&ftg.lock);
 }
 
-/* A predefined handle of basic kind k. */
-static MPI_Datatype kind_handle(dt_kind_t k)
+/* A predefined handle of basic kind k: `like` itself when it is one of
+ * that kind (MPI_INTEGER and MPI_INT are one kind), else the first. */
+static MPI_Datatype kind_handle(dt_kind_t k, const dt_t *like)
 {
+    if (like && like->predefined && like->kind == k)
+        return like->handle;
     for (int i = 1; i < FTMPI_DT_PREDEFINED_COUNT; i++) {
         dt_t *t = dt_get(FTMPI_DT(i));
         if (t && t->kind == k)
@@ -78,8 +81,8 @@ static MPI_Datatype kind_handle(dt_kind_t k)
     return MPI_DATATYPE_NULL;
 }
 
-/* Bytes of one unit of kind k in the file of d. */
-static int unit_bytes(const io_drep_t *d, dt_kind_t k, MPI_Aint *b)
+/* Bytes of one unit of kind k (of type `like`) in the file of d. */
+static int unit_bytes(const io_drep_t *d, dt_kind_t k, const dt_t *like, MPI_Aint *b)
 {
     if (d->kind == IO_DREP_NATIVE) {
         *b = (MPI_Aint)dt_kind_size(k);
@@ -89,7 +92,7 @@ static int unit_bytes(const io_drep_t *d, dt_kind_t k, MPI_Aint *b)
             return err_cause(MPI_ERR_UNSUPPORTED_DATAREP, "a type has no external32 form");
     } else {
         user_enter();
-        int rc = d->extent(kind_handle(k), b, d->extra);
+        int rc = d->extent(kind_handle(k, like), b, d->extra);
         user_leave();
         if (rc != MPI_SUCCESS || *b < 0)
             return err_cause(MPI_ERR_CONVERSION, "the extent function of \"%s\" failed",
@@ -102,13 +105,14 @@ static int unit_bytes(const io_drep_t *d, dt_kind_t k, MPI_Aint *b)
  * representation's extent function is user code). */
 typedef struct {
     const io_drep_t *d;
+    const dt_t *like;          /* the type walked */
     MPI_Aint unit[DTK_COUNT_]; /* 0: not asked yet (a kind with data is never 0) */
     int rc;
 } units_t;
 
 static int unit_file(units_t *u, dt_kind_t k, MPI_Aint *b)
 {
-    if (!u->unit[k] && (u->rc = unit_bytes(u->d, k, &u->unit[k])) != MPI_SUCCESS)
+    if (!u->unit[k] && (u->rc = unit_bytes(u->d, k, u->like, &u->unit[k])) != MPI_SUCCESS)
         return u->rc;
     *b = u->unit[k];
     return MPI_SUCCESS;
@@ -137,6 +141,7 @@ static int walk(const io_drep_t *d, const dt_t *dt, sum_t *s)
 {
     memset(s, 0, sizeof(*s));
     s->u.d = d;
+    s->u.like = dt;
     if (d->kind == IO_DREP_NATIVE) {
         s->bytes = (MPI_Offset)dt->size;
         return MPI_SUCCESS;
