@@ -13,7 +13,9 @@ module wide_conv
   implicit none
   integer :: calls = 0, bad_extra = 0
 contains
-  subroutine wide_read(userbuf, datatype, count, filebuf, position, extra_state, ierror)
+  ! both directions: INTEGER <-> INTEGER(8) times 1000, 8 bytes in the file
+  subroutine wide_copy(to_file, userbuf, datatype, count, filebuf, position, extra_state, ierror)
+    logical, intent(in) :: to_file
     type(c_ptr), value :: userbuf, filebuf
     type(MPI_Datatype) :: datatype
     integer :: count, ierror
@@ -21,16 +23,28 @@ contains
     integer(kind=MPI_ADDRESS_KIND) :: extra_state
     integer, pointer :: u(:)
     integer(kind=8), pointer :: f(:)
-    if (datatype /= MPI_INTEGER) then
-      ierror = MPI_ERR_TYPE
-      return
-    end if
+    ierror = MPI_ERR_TYPE
+    if (datatype /= MPI_INTEGER) return
     call c_f_pointer(userbuf, u, [count])
     call c_f_pointer(filebuf, f, [count])
-    u = int(f / 1000_8)
-    calls = calls + 1
+    if (to_file) then
+      f = int(u, 8) * 1000_8
+      calls = calls + 100
+    else
+      u = int(f / 1000_8)
+      calls = calls + 1
+    end if
     if (extra_state /= 42 .or. position /= 0) bad_extra = bad_extra + 1
     ierror = MPI_SUCCESS
+  end subroutine wide_copy
+
+  subroutine wide_read(userbuf, datatype, count, filebuf, position, extra_state, ierror)
+    type(c_ptr), value :: userbuf, filebuf
+    type(MPI_Datatype) :: datatype
+    integer :: count, ierror
+    integer(kind=MPI_OFFSET_KIND) :: position
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    call wide_copy(.false., userbuf, datatype, count, filebuf, position, extra_state, ierror)
   end subroutine wide_read
 
   subroutine wide_write(userbuf, datatype, count, filebuf, position, extra_state, ierror)
@@ -39,18 +53,7 @@ contains
     integer :: count, ierror
     integer(kind=MPI_OFFSET_KIND) :: position
     integer(kind=MPI_ADDRESS_KIND) :: extra_state
-    integer, pointer :: u(:)
-    integer(kind=8), pointer :: f(:)
-    if (datatype /= MPI_INTEGER) then
-      ierror = MPI_ERR_TYPE
-      return
-    end if
-    call c_f_pointer(userbuf, u, [count])
-    call c_f_pointer(filebuf, f, [count])
-    f = int(u, 8) * 1000_8
-    calls = calls + 100
-    if (extra_state /= 42 .or. position /= 0) bad_extra = bad_extra + 1
-    ierror = MPI_SUCCESS
+    call wide_copy(.true., userbuf, datatype, count, filebuf, position, extra_state, ierror)
   end subroutine wide_write
 
   subroutine wide_extent(datatype, extent, extra_state, ierror)

@@ -6,18 +6,29 @@
 ! the calls. Each rank writes 2 integers
 ! through it, reads them back, and reads the stored (negated) form with a
 ! native view. Prints "f77_datarep rank R: ok".
+! both directions: the value negated (the same operation either way)
+subroutine neg_copy(to, from, datatype, count, position, extra_state, ierror, weight)
+  implicit none
+  include 'mpif.h'
+  integer :: datatype, count, ierror, to(*), from(*), weight
+  integer(kind=MPI_OFFSET_KIND) :: position
+  integer(kind=MPI_ADDRESS_KIND) :: extra_state
+  integer :: calls, bad
+  common /negcnt/ calls, bad
+  to(1:count) = -from(1:count)
+  calls = calls + weight
+  if (extra_state /= 7 .or. position /= 0) bad = bad + 1
+  ierror = MPI_SUCCESS
+  if (datatype /= MPI_INTEGER) ierror = MPI_ERR_TYPE
+end subroutine neg_copy
+
 subroutine neg_read(userbuf, datatype, count, filebuf, position, extra_state, ierror)
   implicit none
   include 'mpif.h'
   integer :: datatype, count, ierror, userbuf(*), filebuf(*)
   integer(kind=MPI_OFFSET_KIND) :: position
   integer(kind=MPI_ADDRESS_KIND) :: extra_state
-  integer :: calls, bad
-  common /negcnt/ calls, bad
-  userbuf(1:count) = -filebuf(1:count)
-  calls = calls + 1
-  if (extra_state /= 7 .or. position /= 0) bad = bad + 1
-  ierror = MPI_SUCCESS
+  call neg_copy(userbuf, filebuf, datatype, count, position, extra_state, ierror, 1)
 end subroutine neg_read
 
 subroutine neg_write(userbuf, datatype, count, filebuf, position, extra_state, ierror)
@@ -26,13 +37,7 @@ subroutine neg_write(userbuf, datatype, count, filebuf, position, extra_state, i
   integer :: datatype, count, ierror, userbuf(*), filebuf(*)
   integer(kind=MPI_OFFSET_KIND) :: position
   integer(kind=MPI_ADDRESS_KIND) :: extra_state
-  integer :: calls, bad
-  common /negcnt/ calls, bad
-  filebuf(1:count) = -userbuf(1:count)
-  calls = calls + 10
-  if (extra_state /= 7 .or. position /= 0) bad = bad + 1
-  ierror = MPI_SUCCESS
-  if (datatype /= MPI_INTEGER) ierror = MPI_ERR_TYPE
+  call neg_copy(filebuf, userbuf, datatype, count, position, extra_state, ierror, 10)
 end subroutine neg_write
 
 subroutine neg_extent(datatype, extent, extra_state, ierror)
