@@ -147,11 +147,11 @@ int io_drep_bytes(const io_drep_t *d, const dt_t *dt, size_t count, MPI_Offset *
 int io_drep_extent(const io_drep_t *d, const dt_t *dt, MPI_Aint *extent);
 /* The layout of dt in d's file (MPI-4.0 14.5.1): fn(arg, disp, len) for
  * each byte run, in order (a non-zero return stops the walk and is put in
- * *fn_rc); *extent gets the extent in the file. A portable type is scaled
+ * *fn_rc); *lb and *extent get its bounds in the file. A portable type is scaled
  * to the file's sizes; the byte displacements of the others are file
  * bytes as given. MPI_SUCCESS or the error of a unit size. */
 int io_drep_layout(const io_drep_t *d, const dt_t *dt, dt_block_fn *fn, void *arg,
-                   MPI_Aint *extent, int *fn_rc);
+                   MPI_Aint *lb, MPI_Aint *extent, int *fn_rc);
 /* Memory (buf, count, dt) to file bytes out (io_drep_bytes long), and back
  * (n file bytes in: the whole elements they hold are stored; *elems gets
  * how many). */

@@ -188,13 +188,14 @@ static int lay_run(void *arg, MPI_Aint disp, dt_kind_t k, size_t n)
 }
 
 int io_drep_layout(const io_drep_t *d, const dt_t *dt, dt_block_fn *fn, void *arg,
-                   MPI_Aint *extent, int *fn_rc)
+                   MPI_Aint *lb, MPI_Aint *extent, int *fn_rc)
 {
     sum_t s;
     int rc = walk(d, dt, &s);
     *fn_rc = 0;
     if (rc != MPI_SUCCESS)
         return rc;
+    *lb = dt->lb;
     if (!s.differs) { /* the file holds the memory layout */
         *extent = dt->extent;
         *fn_rc = fn ? dt_foreach_block(dt, 1, fn, arg) : 0;
@@ -209,6 +210,7 @@ int io_drep_layout(const io_drep_t *d, const dt_t *dt, dt_block_fn *fn, void *ar
     if (l.portable) { /* one kind of unit, every displacement a multiple of its extent */
         MPI_Aint b;
         unit_file(&l.u, dt->elem_kind, &b);
+        *lb = dt->lb / dt_kind_extent(dt->elem_kind) * b;
         *extent = dt->extent / dt_kind_extent(dt->elem_kind) * b;
     } else if (dt->has_lb || dt->has_ub) {
         *extent = dt->extent; /* bounds set by the user, in file bytes */
@@ -221,7 +223,8 @@ int io_drep_layout(const io_drep_t *d, const dt_t *dt, dt_block_fn *fn, void *ar
 int io_drep_extent(const io_drep_t *d, const dt_t *dt, MPI_Aint *extent)
 {
     int fn_rc;
-    return io_drep_layout(d, dt, NULL, NULL, extent, &fn_rc);
+    MPI_Aint lb;
+    return io_drep_layout(d, dt, NULL, NULL, &lb, extent, &fn_rc);
 }
 
 /* Write: values of a kind the file stores narrower (external32's 4-byte

@@ -71,12 +71,12 @@ static int install(io_file_t *f, MPI_Offset disp, dt_t *etype, dt_t *ft, io_drep
                          (long)ft->extent);
     /* the runs as the file holds them (the representation's sizes) */
     MPI_Offset esize;
-    MPI_Aint ext;
+    MPI_Aint lb, ext;
     int fn_rc;
     runs_acc_t a = {0};
     int rc = io_drep_bytes(d, etype, 1, &esize);
     if (rc == MPI_SUCCESS)
-        rc = io_drep_layout(d, ft, add_run, &a, &ext, &fn_rc);
+        rc = io_drep_layout(d, ft, add_run, &a, &lb, &ext, &fn_rc);
     if (rc != MPI_SUCCESS || fn_rc) {
         free(a.runs);
         return rc != MPI_SUCCESS ? rc : fn_rc == 2 ? MPI_ERR_NO_MEM
@@ -89,9 +89,11 @@ static int install(io_file_t *f, MPI_Offset disp, dt_t *etype, dt_t *ft, io_drep
                                        "positive", (long)ext);
     }
     /* MPI-4.0 14.3: a file opened for writing takes no filetype whose
-     * blocks overlap, within a tile or from one tile into the next */
+     * blocks overlap, within a tile or from one tile into the next (a
+     * tile spans [lb, lb + extent) of the typemap) */
     if ((f->amode & (MPI_MODE_WRONLY | MPI_MODE_RDWR)) &&
-        (a.overlap || (a.n && a.runs[a.n - 1].disp + a.runs[a.n - 1].len > ext))) {
+        (a.overlap || (a.n && (a.runs[0].disp < lb ||
+                               a.runs[a.n - 1].disp + a.runs[a.n - 1].len > lb + ext)))) {
         free(a.runs);
         return err_cause(MPI_ERR_TYPE, "the filetype's blocks overlap, and the file is open "
                                        "for writing");

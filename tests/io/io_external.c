@@ -14,6 +14,8 @@
  *     nothing written
  *   - the registered representation: the conversion functions get the
  *     file extent from the extent function
+ *   - a filetype whose lower bound is above 0 (its blocks start after a
+ *     pad) is no overlap: the view takes it, natively and in external32
  */
 #include "io_test.h"
 
@@ -234,6 +236,33 @@ static void registered(const char *path)
     OK(MPI_File_close(&fh));
 }
 
+/* hindexed_block of 2 blocks of 8 bytes at 16 and 24: lb 16, extent 16 */
+static void lb_above_zero(const char *path)
+{
+    MPI_Aint disp[2] = {16, 24};
+    MPI_Datatype ft;
+    OK(MPI_Type_create_hindexed_block(2, 8, disp, MPI_BYTE, &ft));
+    OK(MPI_Type_commit(&ft));
+    MPI_File fh;
+    OK(MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_CREATE | MPI_MODE_RDWR |
+                     MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL, &fh));
+    const char *rep[2] = {"native", "external32"};
+    for (int r = 0; r < 2; r++) {
+        OK(MPI_File_set_view(fh, 0, MPI_BYTE, ft, rep[r], MPI_INFO_NULL));
+        char out[32], in[32] = {0};
+        for (int i = 0; i < 32; i++)
+            out[i] = (char)(i + 7 * r);
+        OK(MPI_File_write_at(fh, 0, out, 32, MPI_BYTE, MPI_STATUS_IGNORE)); /* two tiles */
+        OK(MPI_File_read_at(fh, 0, in, 32, MPI_BYTE, MPI_STATUS_IGNORE));
+        CHECK(!memcmp(in, out, sizeof in), "%s: a view with lb 16 round trip", rep[r]);
+        OK(MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL));
+        OK(MPI_File_read_at(fh, 32, in, 16, MPI_BYTE, MPI_STATUS_IGNORE));
+        CHECK(!memcmp(in, out + 16, 16), "%s: the second tile at 16 + 16", rep[r]);
+    }
+    OK(MPI_File_close(&fh));
+    MPI_Type_free(&ft);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -245,12 +274,14 @@ int main(int argc, char **argv)
         return 0;
     }
     const char *dir = argc > 1 ? argv[1] : ".";
-    char p1[512], p2[512], p3[512];
+    char p1[512], p2[512], p3[512], p4[512];
     io_path(p1, sizeof p1, dir, "external_longs");
     io_path(p2, sizeof p2, dir, "external_records");
     io_path(p3, sizeof p3, dir, "external_wide");
+    snprintf(p4, sizeof p4, "%s/external_lb.%d", dir, rank);
     longs(p1);
     records(p2);
     registered(p3);
+    lb_above_zero(p4);
     return io_finish("io_external");
 }
