@@ -17,8 +17,8 @@ status=0
 for f in ftmpi/api/*.c; do
     awk -v file="$f" '
         { code = $0; gsub(/\/\*.*\*\//, "", code); sub(/\/\/.*/, "", code) }  # drop comments
-        code ~ /API_BEGIN\(/ && code !~ /#define/ { inside = 1; begin = FNR; next }
-        inside && code ~ /API_END(_CLEANUP)?\(/ { inside = 0; next }
+        code ~ /API_BEGIN(_ANYTIME)?\(/ && code !~ /#define/ { inside = 1; begin = FNR; next }
+        inside && code ~ /API_END(_ANYTIME)?(_CLEANUP)?\(/ { inside = 0; next }
         inside && code ~ /(^|[^A-Za-z0-9_])return([^A-Za-z0-9_]|$)/ {
             printf "%s:%d: return between API_BEGIN (line %d) and API_END\n", file, FNR, begin
             bad = 1

@@ -49,6 +49,16 @@
 #define API_WEAK(name) API_ALIAS(MPI_##name, PMPI_##name)
 
 int api_not_initialized(const char *fname);
+/* API_BEGIN_ANYTIME's entry: 1 (and the outside lock taken) when the
+ * library does not run, else 0 (and the library lock taken). */
+int api_anytime_enter(void);
+void api_anytime_leave(int outside);
+/* An error outside MPI_Init..MPI_Finalize, on the initial error handler
+ * (MPI-4.0 9.3): MPI_ERRORS_ARE_FATAL, or what the environment variable
+ * FTMPI_INITIAL_ERRHANDLER names (mpi_errors_return, mpi_errors_abort,
+ * mpi_errors_are_fatal; the standard's mpi_initial_errhandler values).
+ * Returns rc (when it returns). */
+int api_error_initial(int rc, const char *fname);
 /* Raise rc on communicator c (NULL: MPI_COMM_WORLD). Returns the code. */
 int api_error_comm(comm_t *c, int rc, const char *fname);
 /* An argument error found before the body of the call runs (a NULL
@@ -99,6 +109,29 @@ static inline void api_unlock(void)
     if (rc != MPI_SUCCESS && !rc_raised)                       \
         rc = api_error_comm(err_comm, rc, FNAME);              \
     api_unlock();                                              \
+    return rc
+
+/* The functions MPI-4.0 allows at any time, before MPI_Init and after
+ * MPI_Finalize too (11.4.1, Table 11.1: the MPI_Info_* functions,
+ * MPI_Session_create/call_errhandler, MPI_Errhandler_free): while the
+ * library runs, as API_BEGIN/API_END; outside, they hold a lock of their
+ * own (they may be called from several threads) and their errors go to
+ * the initial error handler (api_error_initial). */
+#define API_BEGIN_ANYTIME(name)                                \
+    const char *const FNAME = name;                            \
+    int rc = MPI_SUCCESS;                                      \
+    int rc_raised = 0;                                         \
+    comm_t *err_comm = NULL;                                   \
+    const int api_outside = api_anytime_enter();               \
+    err_cause_clear()
+#define API_END_ANYTIME() API_END_ANYTIME_CLEANUP((void)0)
+#define API_END_ANYTIME_CLEANUP(cleanup)                       \
+    fail: __attribute__((unused));                             \
+    cleanup;                                                   \
+    if (rc != MPI_SUCCESS && !rc_raised)                       \
+        rc = api_outside ? api_error_initial(rc, FNAME)        \
+                         : api_error_comm(err_comm, rc, FNAME); \
+    api_anytime_leave(api_outside);                            \
     return rc
 
 #define API_FAIL(code) do { rc = (code); goto fail; } while (0)

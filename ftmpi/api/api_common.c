@@ -1,13 +1,52 @@
 /* Shared helpers of the API layer. */
 #include "api/api.h"
 
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
 
 int api_not_initialized(const char *fname)
 {
     fprintf(stderr, "ftmpi: %s called %s\n", fname,
             ftg.finalized ? "after MPI_Finalize" : "before MPI_Init");
     return MPI_ERR_OTHER;
+}
+
+static pthread_mutex_t outside_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int api_anytime_enter(void)
+{
+    if (ftg.initialized && !ftg.finalized) {
+        api_lock();
+        return 0;
+    }
+    pthread_mutex_lock(&outside_lock);
+    return 1;
+}
+
+void api_anytime_leave(int outside)
+{
+    if (outside)
+        pthread_mutex_unlock(&outside_lock);
+    else
+        api_unlock();
+}
+
+int api_error_initial(int rc, const char *fname)
+{
+    const char *why = err_cause_raise(rc, fname); /* "fname: class string[: cause]" */
+    const char *h = getenv("FTMPI_INITIAL_ERRHANDLER");
+    if (h && strcasecmp(h, "mpi_errors_return") == 0)
+        return rc;
+    if (h && *h && strcasecmp(h, "mpi_errors_are_fatal") != 0 &&
+        strcasecmp(h, "mpi_errors_abort") != 0)
+        fprintf(stderr, "ftmpi: FTMPI_INITIAL_ERRHANDLER=%s is not mpi_errors_return, "
+                        "mpi_errors_abort or mpi_errors_are_fatal: fatal\n", h);
+    fprintf(stderr, "ftmpi: %s %s (initial error handler MPI_ERRORS_ARE_FATAL)\n", why,
+            ftg.finalized ? "after MPI_Finalize" : "before MPI_Init");
+    fflush(stderr);
+    exit(rc);
 }
 
 int api_error_comm(comm_t *c, int rc, const char *fname)

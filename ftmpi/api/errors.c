@@ -172,16 +172,17 @@ int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 }
 
 API_WEAK(Errhandler_free)
+/* Also before MPI_Init and after MPI_Finalize (MPI-4.0 11.4.1). */
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
-    API_BEGIN("MPI_Errhandler_free");
+    API_BEGIN_ANYTIME("MPI_Errhandler_free");
     CHECK_PTR(errhandler);
     errh_t *e = errh_get(*errhandler);
     if (!e)
         API_FAIL(MPI_ERR_ARG);
     errh_release(e);
     *errhandler = MPI_ERRHANDLER_NULL;
-    API_END();
+    API_END_ANYTIME();
 }
 
 API_WEAK(Comm_call_errhandler)

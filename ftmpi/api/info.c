@@ -1,4 +1,6 @@
-/* MPI_Info_*: hint objects (core/info.c). Errors go to MPI_COMM_WORLD's handler. */
+/* MPI_Info_*: hint objects (core/info.c). Errors go to MPI_COMM_WORLD's
+ * handler; before MPI_Init and after MPI_Finalize, where MPI-4.0 allows
+ * these calls too (11.4.1), to the initial error handler (api/api.h). */
 #include "api/api.h"
 
 #include <string.h>
@@ -17,7 +19,7 @@
 API_WEAK(Info_create)
 int PMPI_Info_create(MPI_Info *info)
 {
-    API_BEGIN("MPI_Info_create");
+    API_BEGIN_ANYTIME("MPI_Info_create");
     CHECK_PTR(info);
     info_t *i = info_new();
     if (!i)
@@ -28,37 +30,37 @@ int PMPI_Info_create(MPI_Info *info)
         goto fail;
     }
     *info = i->handle;
-    API_END();
+    API_END_ANYTIME();
 }
 
 API_WEAK(Info_set)
 int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 {
-    API_BEGIN("MPI_Info_set");
+    API_BEGIN_ANYTIME("MPI_Info_set");
     info_t *i;
     CHECK_INFO(info, i);
     CHECK_INFO_MUTABLE(i);
     rc = info_set(i, key, value);
-    API_END();
+    API_END_ANYTIME();
 }
 
 API_WEAK(Info_delete)
 int PMPI_Info_delete(MPI_Info info, const char *key)
 {
-    API_BEGIN("MPI_Info_delete");
+    API_BEGIN_ANYTIME("MPI_Info_delete");
     info_t *i;
     CHECK_INFO(info, i);
     CHECK_INFO_MUTABLE(i);
     rc = info_check_key(key);
     if (rc == MPI_SUCCESS)
         rc = info_delete(i, key);
-    API_END();
+    API_END_ANYTIME();
 }
 
 API_WEAK(Info_get)
 int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
 {
-    API_BEGIN("MPI_Info_get");
+    API_BEGIN_ANYTIME("MPI_Info_get");
     info_t *i;
     CHECK_INFO(info, i);
     CHECK_PTR(flag);
@@ -76,13 +78,13 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int
         memcpy(value, v, n);
         value[n] = '\0';
     }
-    API_END();
+    API_END_ANYTIME();
 }
 
 API_WEAK(Info_get_valuelen)
 int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
 {
-    API_BEGIN("MPI_Info_get_valuelen");
+    API_BEGIN_ANYTIME("MPI_Info_get_valuelen");
     info_t *i;
     CHECK_INFO(info, i);
     CHECK_PTR(valuelen);
@@ -94,37 +96,37 @@ int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *f
     *flag = v != NULL;
     if (v)
         *valuelen = (int)strlen(v);
-    API_END();
+    API_END_ANYTIME();
 }
 
 API_WEAK(Info_get_nkeys)
 int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 {
-    API_BEGIN("MPI_Info_get_nkeys");
+    API_BEGIN_ANYTIME("MPI_Info_get_nkeys");
     info_t *i;
     CHECK_INFO(info, i);
     CHECK_PTR(nkeys);
     *nkeys = i->n;
-    API_END();
+    API_END_ANYTIME();
 }
 
 API_WEAK(Info_get_nthkey)
 int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 {
-    API_BEGIN("MPI_Info_get_nthkey");
+    API_BEGIN_ANYTIME("MPI_Info_get_nthkey");
     info_t *i;
     CHECK_INFO(info, i);
     CHECK_PTR(key);
     if (n < 0 || n >= i->n)
         API_FAIL(MPI_ERR_ARG);
     strcpy(key, i->e[n].key);
-    API_END();
+    API_END_ANYTIME();
 }
 
 API_WEAK(Info_dup)
 int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 {
-    API_BEGIN("MPI_Info_dup");
+    API_BEGIN_ANYTIME("MPI_Info_dup");
     info_t *i;
     CHECK_INFO(info, i);
     CHECK_PTR(newinfo);
@@ -137,18 +139,18 @@ int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
         goto fail;
     }
     *newinfo = d->handle;
-    API_END();
+    API_END_ANYTIME();
 }
 
 API_WEAK(Info_free)
 int PMPI_Info_free(MPI_Info *info)
 {
-    API_BEGIN("MPI_Info_free");
+    API_BEGIN_ANYTIME("MPI_Info_free");
     info_t *i;
     CHECK_PTR(info);
     CHECK_INFO(*info, i);
     CHECK_INFO_MUTABLE(i);
     info_release(i);
     *info = MPI_INFO_NULL;
-    API_END();
+    API_END_ANYTIME();
 }

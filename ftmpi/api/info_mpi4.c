@@ -1,20 +1,23 @@
 /*
  * The MPI-4.0 info functions: MPI_Info_get_string (the value and its
  * length in one call) and MPI_Info_create_env (a new info object with the
- * execution environment: MPI_INFO_ENV's keys plus "command" and "argv"
- * from the arguments), also before MPI_Init, as the standard allows.
+ * execution environment: "command" and "argv" from the arguments,
+ * "maxprocs", "host", "wdir"), also before MPI_Init and after
+ * MPI_Finalize, as the standard allows.
  */
 #include "api/api.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/info.h"
 
 API_WEAK(Info_get_string)
 int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
 {
-    API_BEGIN("MPI_Info_get_string");
+    API_BEGIN_ANYTIME("MPI_Info_get_string");
     info_t *i = info_get(info);
     if (!i)
         API_FAIL(MPI_ERR_INFO);
@@ -37,7 +40,7 @@ int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *valu
         value[n] = '\0';
     }
     *buflen = (int)len + 1; /* the size the whole value needs */
-    API_END();
+    API_END_ANYTIME();
 }
 
 /* "command" and "argv" (blank-separated) from argc/argv into n. */
@@ -56,13 +59,37 @@ static int env_args(info_t *n, int argc, char *argv[])
     return rc;
 }
 
-/* A copy of MPI_INFO_ENV with the arguments, as a new handle. */
+/* The job's size: known from the launcher before MPI_Init (1 without one). */
+static long env_world_size(void)
+{
+    if (ftg.world_n > 0)
+        return ftg.world_n;
+    const char *v = getenv("FTMPI_WORLD_SIZE");
+    if (!v)
+        v = getenv("FTMPI_SIZE");
+    long n = v ? strtol(v, NULL, 10) : 1;
+    return n > 0 ? n : 1;
+}
+
+/* What MPI_Init would put in MPI_INFO_ENV, with the arguments, as a new
+ * handle: the same whenever it is called (before MPI_Init, inside, after
+ * MPI_Finalize). MPI_Init requests no thread level: no "thread_level". */
 static int env_make(int argc, char *argv[], MPI_Info *info)
 {
-    info_t *n = info_dup(info_get(MPI_INFO_ENV));
+    info_t *n = info_new();
     if (!n)
         return MPI_ERR_NO_MEM;
+    char v[MPI_MAX_INFO_VAL];
     int rc = env_args(n, argc, argv);
+    snprintf(v, sizeof v, "%ld", env_world_size());
+    if (rc == MPI_SUCCESS)
+        rc = info_set(n, "maxprocs", v);
+    if (rc == MPI_SUCCESS && gethostname(v, sizeof v - 1) == 0) {
+        v[sizeof v - 1] = '\0';
+        rc = info_set(n, "host", v);
+    }
+    if (rc == MPI_SUCCESS && getcwd(v, sizeof v))
+        rc = info_set(n, "wdir", v);
     if (rc == MPI_SUCCESS)
         rc = info_make_handle(n);
     if (rc != MPI_SUCCESS) {
@@ -73,34 +100,13 @@ static int env_make(int argc, char *argv[], MPI_Info *info)
     return MPI_SUCCESS;
 }
 
-/* Before MPI_Init (MPI-4.0 11.2.1 allows it): the info module starts on
- * its own (MPI_Init keeps it and its objects, and refills MPI_INFO_ENV),
- * and MPI_INFO_ENV has what is known then: "wdir" (no "maxprocs",
- * "thread_level" or "host" yet). No error handler exists: an error is
- * said on stderr and returned. Not thread-safe (no lock before MPI_Init). */
-static int create_env_early(int argc, char *argv[], MPI_Info *info)
-{
-    int rc = MPI_SUCCESS;
-    if (!info || argc < 0 || (argc > 0 && !argv))
-        rc = MPI_ERR_ARG;
-    else if ((rc = info_module_init()) == MPI_SUCCESS)
-        rc = env_make(argc, argv, info);
-    if (rc != MPI_SUCCESS)
-        fprintf(stderr, "ftmpi: MPI_Info_create_env before MPI_Init: %s\n",
-                rc == MPI_ERR_ARG ? "info is NULL, argc is negative or argv is NULL"
-                                  : "out of memory");
-    return rc;
-}
-
 API_WEAK(Info_create_env)
 int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
 {
-    if (!ftg.initialized && !ftg.finalized)
-        return create_env_early(argc, argv, info);
-    API_BEGIN("MPI_Info_create_env");
+    API_BEGIN_ANYTIME("MPI_Info_create_env");
     CHECK_PTR(info);
     if (argc < 0 || (argc > 0 && !argv))
         API_FAIL(MPI_ERR_ARG);
     rc = env_make(argc, argv, info);
-    API_END();
+    API_END_ANYTIME();
 }

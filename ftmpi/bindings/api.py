@@ -19,7 +19,7 @@ FN_FLAGS = {"removed", "deprecated", "nof08", "f08only", "conly", "f2c", "custom
 # that a `@c` function line derives (docs/largecount.md)
 PARAM_FLAGS = {"preset", "weights", "lc", "la"}
 WIDEN = {"lc": "Count", "la": "Aint"}
-PROC_ACTIONS = {"null_copy", "null_delete", "dup"}
+PROC_ACTIONS = {"null_copy", "null_delete", "dup", "conversion_null"}
 # the procedures the standard defines for Fortran only (`fortran` entries)
 FORTRAN_ONLY = {"Sizeof", "F_sync_reg"}
 
@@ -258,7 +258,7 @@ def parse(path):
         elif word == "proc":
             parts = line.split()
             if len(parts) != 4 or parts[3] not in PROC_ACTIONS:
-                raise ApiError(f"{where}: expected 'proc NAME Callback null_copy|dup|null_delete'")
+                raise ApiError(f"{where}: expected 'proc NAME Callback null_copy|dup|null_delete|conversion_null'")
             api.procs.append((parts[1], parts[2], parts[3]))
         elif word == "conly":
             api.conly.update(line.split()[1:])

@@ -303,6 +303,15 @@ def wrappers_source(api):
     for name, cb, action in api.procs:
         c = api.callbacks[cb]
         vt = "MPI_Fint" if c.params[2].kind == "int" else "MPI_Aint"
+        if action == "conversion_null":
+            # a sentinel: MPI_Register_datarep gives C a NULL function for
+            # it (f_datarep.c), so it only runs if a program calls it
+            ct = "MPI_Fint" if c.params[2].kind == "int" else "MPI_Count"
+            out.append(f"void {name.lower()}_(void *u, MPI_Fint *t, {ct} *n, void *f, "
+                       f"MPI_Offset *pos, MPI_Aint *extra, MPI_Fint *ierror)\n{{\n"
+                       f"    (void)u, (void)t, (void)n, (void)f, (void)pos, (void)extra;\n"
+                       f"    *ierror = MPI_ERR_CONVERSION;\n}}\n")
+            continue
         if action == "null_delete":
             sig = f"MPI_Fint *obj, MPI_Fint *keyval, {vt} *val, {vt} *extra, MPI_Fint *ierror"
         else:

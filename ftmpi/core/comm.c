@@ -189,7 +189,7 @@ void comm_module_fini(void)
         comm_destroy(list_entry(all_comms.next, comm_t, all));
     world = self = NULL;
     handle_table_fini(&comm_table);
-    info_module_fini();
+    /* the info module stays: info objects outlive MPI_Finalize (core/info.h) */
 }
 
 comm_t *comm_get(MPI_Comm h)

@@ -153,6 +153,11 @@ int dt_commit(dt_t *dt);
 
 /* ---- envelope (dt_envelope.c) ---- */
 int dt_get_envelope(const dt_t *dt, int *ni, int *na, int *nd, int *combiner);
+/* Portable (MPI-4.0 2.4): predefined, or made from portable types by
+ * contiguous, vector, indexed, indexed_block, subarray, darray and dup
+ * only (no byte displacements): a file view scales its layout to the
+ * data representation's sizes (io/io_datarep.c). */
+int dt_is_portable(const dt_t *dt);
 /* Copies the constructor arguments; child types get one more user
  * reference each (the caller frees them). */
 int dt_get_contents(dt_t *dt, int max_i, int max_a, int max_d, int *ints, MPI_Aint *aints,

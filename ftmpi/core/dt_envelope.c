@@ -47,6 +47,25 @@ void dt_env_free(dt_env_t *e)
     free(e);
 }
 
+int dt_is_portable(const dt_t *dt)
+{
+    const dt_env_t *e = dt->envelope;
+    if (dt->predefined || !e)
+        return dt->predefined;
+    switch (e->combiner) {
+    case MPI_COMBINER_DUP: case MPI_COMBINER_CONTIGUOUS: case MPI_COMBINER_VECTOR:
+    case MPI_COMBINER_INDEXED: case MPI_COMBINER_INDEXED_BLOCK: case MPI_COMBINER_SUBARRAY:
+    case MPI_COMBINER_DARRAY: case MPI_COMBINER_F90_REAL: case MPI_COMBINER_F90_COMPLEX:
+    case MPI_COMBINER_F90_INTEGER:
+        for (int i = 0; i < e->nd; i++)
+            if (!dt_is_portable(e->types[i]))
+                return 0;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 int dt_get_envelope(const dt_t *dt, int *ni, int *na, int *nd, int *combiner)
 {
     MPI_Count l[4];

@@ -11,8 +11,16 @@
 static handle_table_t errh_table;
 static errh_t predef[4];
 
+static int ready;
+
+/* The table and the predefined handlers, on the first use: error handlers
+ * for sessions are made before MPI_Init, and freed after MPI_Finalize
+ * (MPI-4.0 11.4.1), so the table is not tied to the library's start and
+ * end. The callers serialize (api/api.h, API_BEGIN_ANYTIME). */
 int errh_module_init(void)
 {
+    if (ready)
+        return 0;
     handle_table_init(&errh_table, FTMPI_KIND_ERRHANDLER, 4);
     for (int i = 1; i < 4; i++) {
         predef[i].handle = FTMPI_HANDLE(FTMPI_KIND_ERRHANDLER, i);
@@ -21,16 +29,13 @@ int errh_module_init(void)
         predef[i].kind = 0; /* usable on any object */
         handle_table_set(&errh_table, (size_t)i, &predef[i]);
     }
+    ready = 1;
     return 0;
-}
-
-void errh_module_fini(void)
-{
-    handle_table_fini(&errh_table);
 }
 
 errh_t *errh_get(MPI_Errhandler h)
 {
+    errh_module_init();
     return handle_get(&errh_table, h);
 }
 
@@ -72,6 +77,7 @@ errh_t *errh_create(errh_kind_t kind, void (*fn)(void))
     e->kind = kind;
     e->fn = fn;
     e->refcount = 1;
+    errh_module_init();
     e->handle = handle_alloc(&errh_table, e);
     if (e->handle < 0) {
         free(e);

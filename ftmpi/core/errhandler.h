@@ -14,8 +14,9 @@ typedef struct errh {
     void (*fn)(void);  /* the user function, cast at the call */
 } errh_t;
 
+/* Starts the table once (also on the first errh_get/errh_create, before
+ * MPI_Init); it stays up after MPI_Finalize. */
 int errh_module_init(void);
-void errh_module_fini(void);
 errh_t *errh_get(MPI_Errhandler h);
 /* Handle h if it names a handler usable on objects of `kind` (the
  * predefined ones are usable on every kind), else NULL. */

@@ -12,6 +12,8 @@ static handle_table_t info_table;
 static info_t *env;         /* MPI_INFO_ENV */
 static int inited;
 
+static int start(void);
+
 int info_check_key(const char *key)
 {
     if (!key)
@@ -126,6 +128,8 @@ info_t *info_dup(const info_t *src)
 
 int info_make_handle(info_t *i)
 {
+    if (!inited && start() != MPI_SUCCESS)
+        return MPI_ERR_NO_MEM;
     int h = handle_alloc(&info_table, i);
     if (h < 0)
         return MPI_ERR_NO_MEM;
@@ -145,7 +149,9 @@ void info_release(info_t *i)
 
 info_t *info_get(MPI_Info h)
 {
-    return inited ? handle_get(&info_table, h) : NULL;
+    if (!inited && start() != MPI_SUCCESS)
+        return NULL;
+    return handle_get(&info_table, h);
 }
 
 /* MPI_INFO_ENV: what the standard suggests that we know. */
@@ -166,13 +172,13 @@ static void env_fill(info_t *i)
         info_set(i, "wdir", cwd);
 }
 
-int info_module_init(void)
+/* The table and MPI_INFO_ENV, on the first use: info objects exist
+ * before MPI_Init and after MPI_Finalize too (MPI-4.0 11.4.1), so the
+ * module is not tied to the library's start and end; its objects live
+ * until the user frees them. The callers serialize (api/api.h,
+ * API_BEGIN_ANYTIME). */
+static int start(void)
 {
-    if (inited) { /* up since an MPI_Info_create_env before MPI_Init: refill MPI_INFO_ENV */
-        entries_free(env);
-        env_fill(env);
-        return MPI_SUCCESS;
-    }
     handle_table_init(&info_table, FTMPI_KIND_INFO, 2);
     env = info_new();
     if (!env)
@@ -185,13 +191,12 @@ int info_module_init(void)
     return MPI_SUCCESS;
 }
 
-void info_module_fini(void)
+int info_module_init(void)
 {
     if (!inited)
-        return;
+        return start();
+    /* up since a call before MPI_Init: MPI_INFO_ENV gets what is known now */
     entries_free(env);
-    free(env);
-    env = NULL;
-    handle_table_fini(&info_table);
-    inited = 0;
+    env_fill(env);
+    return MPI_SUCCESS;
 }

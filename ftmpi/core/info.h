@@ -22,8 +22,10 @@ typedef struct info {
     info_entry_t *e;     /* [n], in first-set order */
 } info_t;
 
+/* MPI_Init: (re)fill MPI_INFO_ENV. The module starts on its first use,
+ * before MPI_Init if the program calls MPI_Info_* there, and stays up
+ * after MPI_Finalize (MPI-4.0 11.4.1). */
 int info_module_init(void);
-void info_module_fini(void);
 info_t *info_get(MPI_Info h);             /* NULL if not a live handle */
 info_t *info_new(void);                   /* refcount 1, no handle */
 int info_make_handle(info_t *i);

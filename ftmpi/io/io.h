@@ -10,7 +10,8 @@
  *             of every tile; offsets count etypes of that data
  *   datarep   "native" and "internal" store memory bytes, "external32"
  *             converts with dt_pack_external, a registered one calls the
- *             user's conversion functions
+ *             user's conversion functions; the view's layout in the file
+ *             uses the representation's sizes (io_drep_layout)
  *   pointers  the individual pointer is this process's (io_file_t.pos);
  *             the shared pointer is a 64-bit counter in a small hidden
  *             file next to the data file, updated under an fcntl lock
@@ -144,8 +145,13 @@ int io_drep_register(const char *name, MPI_Datarep_conversion_function *rd,
 int io_drep_bytes(const io_drep_t *d, const dt_t *dt, size_t count, MPI_Offset *bytes);
 /* Extent of dt in the file (MPI_File_get_type_extent). */
 int io_drep_extent(const io_drep_t *d, const dt_t *dt, MPI_Aint *extent);
-/* Can the view's types be laid out in d's file format as in memory? */
-int io_drep_check_view(const io_drep_t *d, const dt_t *etype, const dt_t *filetype);
+/* The layout of dt in d's file (MPI-4.0 14.5.1): fn(arg, disp, len) for
+ * each byte run, in order (a non-zero return stops the walk and is put in
+ * *fn_rc); *lb and *extent get its bounds in the file. A portable type is scaled
+ * to the file's sizes; the byte displacements of the others are file
+ * bytes as given. MPI_SUCCESS or the error of a unit size. */
+int io_drep_layout(const io_drep_t *d, const dt_t *dt, dt_block_fn *fn, void *arg,
+                   MPI_Aint *lb, MPI_Aint *extent, int *fn_rc);
 /* Memory (buf, count, dt) to file bytes out (io_drep_bytes long), and back
  * (n file bytes in: the whole elements they hold are stored; *elems gets
  * how many). */

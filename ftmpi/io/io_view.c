@@ -69,21 +69,31 @@ static int install(io_file_t *f, MPI_Offset disp, dt_t *etype, dt_t *ft, io_drep
     if (ft->extent <= 0)
         return err_cause(MPI_ERR_TYPE, "the filetype's extent %ld is not positive",
                          (long)ft->extent);
-    int rc = io_drep_check_view(d, etype, ft);
-    if (rc != MPI_SUCCESS)
-        return rc;
+    /* the runs as the file holds them (the representation's sizes) */
+    MPI_Offset esize;
+    MPI_Aint lb, ext;
+    int fn_rc;
     runs_acc_t a = {0};
-    rc = dt_foreach_block(ft, 1, add_run, &a);
-    if (rc) {
+    int rc = io_drep_bytes(d, etype, 1, &esize);
+    if (rc == MPI_SUCCESS)
+        rc = io_drep_layout(d, ft, add_run, &a, &lb, &ext, &fn_rc);
+    if (rc != MPI_SUCCESS || fn_rc) {
         free(a.runs);
-        return rc == 2 ? MPI_ERR_NO_MEM
+        return rc != MPI_SUCCESS ? rc : fn_rc == 2 ? MPI_ERR_NO_MEM
                        : err_cause(MPI_ERR_TYPE, "the filetype's displacements are negative "
                                                  "or decreasing");
     }
+    if (ext <= 0) {
+        free(a.runs);
+        return err_cause(MPI_ERR_TYPE, "the filetype's extent in the file (%ld) is not "
+                                       "positive", (long)ext);
+    }
     /* MPI-4.0 14.3: a file opened for writing takes no filetype whose
-     * blocks overlap, within a tile or from one tile into the next */
+     * blocks overlap, within a tile or from one tile into the next (a
+     * tile spans [lb, lb + extent) of the typemap) */
     if ((f->amode & (MPI_MODE_WRONLY | MPI_MODE_RDWR)) &&
-        (a.overlap || (a.n && a.runs[a.n - 1].disp + a.runs[a.n - 1].len > ft->extent))) {
+        (a.overlap || (a.n && (a.runs[0].disp < lb ||
+                               a.runs[a.n - 1].disp + a.runs[a.n - 1].len > lb + ext)))) {
         free(a.runs);
         return err_cause(MPI_ERR_TYPE, "the filetype's blocks overlap, and the file is open "
                                        "for writing");
@@ -98,8 +108,8 @@ static int install(io_file_t *f, MPI_Offset disp, dt_t *etype, dt_t *ft, io_drep
     f->runs = a.runs;
     f->nruns = a.n;
     f->tile_data = a.data;
-    f->tile_ext = ft->extent;
-    f->esize = (MPI_Offset)etype->size;
+    f->tile_ext = ext;
+    f->esize = esize;
     f->pos = 0;
     return MPI_SUCCESS;
 }

@@ -216,8 +216,7 @@ int ft_lib_finalize(void)
     group_module_fini();
     op_module_fini();
     dt_module_fini();
-    errh_module_fini();
-    err_module_fini();
+    err_module_fini(); /* the error handlers stay (core/errhandler.h) */
     ftg.finalized = 1;
     return rc;
 }
