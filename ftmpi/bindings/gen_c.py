@@ -234,6 +234,18 @@ class Wrapper:
             self.pre.append(f"int {n}_c = 0;")
             self.call.append(f"&{n}_c")
             self.post.append(f"*{n} = ftmpi_f_logical({n}_c);")
+        elif "index" in p.flags:
+            # an index into the requests: 1-based in Fortran (MPI_UNDEFINED
+            # stays); array_of_indices has outcount entries
+            self.args.append(f"MPI_Fint *{n}")
+            self.call.append(f"(int *){n}")
+            if p.is_array:
+                cnt = next(q.name for q in f.params if q.name == "outcount")
+                self.post.append(f"if (rc == MPI_SUCCESS && *{cnt} != MPI_UNDEFINED)\n"
+                                 f"    for (int i_ = 0; i_ < *{cnt}; i_++)\n"
+                                 f"        {n}[i_] += 1;")
+            else:
+                self.post.append(f"if (rc == MPI_SUCCESS && *{n} >= 0)\n    *{n} += 1;")
         elif k in HANDLES or k in C_REF:
             ctype = "MPI_" + k if k in HANDLES else C_REF[k]
             self.args.append(f"{C_REF.get(k, 'MPI_Fint')} *{n}")

@@ -4,7 +4,8 @@
 ! an array of TYPE(MPI_Status), a subarray datatype, Comm_split_type and
 ! Comm_create_group, a user reduction (the f08 callback with TYPE(C_PTR)
 ! vectors), an error handler with the f08 procedure type, info strings, and
-! the status conversion between the f08 and the INTEGER forms.
+! the status conversion between the f08 and the INTEGER forms, and 1-based
+! request indices from Waitany/Waitsome/Testany.
 ! Every rank prints "f08_mpi rank R: ok" or FAILED.
 module f08_state
   use mpi_f08
@@ -113,6 +114,26 @@ program f08_mpi
   end if
   call MPI_Group_free(egroup)
   call MPI_Group_free(wgroup)
+
+  ! request indices are 1-based (Waitany, Waitsome, Testany; MPI_UNDEFINED stays)
+  block
+    type(MPI_Request) :: q(3)
+    type(MPI_Status) :: qs(3)
+    integer :: qi(3), qn, a1(2), b1(2)
+    logical :: qf
+    a1 = 7
+    call MPI_Irecv(b1, 2, MPI_INTEGER, 0, 21, MPI_COMM_SELF, q(1))
+    q(2) = MPI_REQUEST_NULL
+    call MPI_Isend(a1, 2, MPI_INTEGER, 0, 21, MPI_COMM_SELF, q(3))
+    call MPI_Waitany(3, q, qi(1), MPI_STATUS_IGNORE)
+    call check(qi(1) == 1 .or. qi(1) == 3, 'waitany index is 1-based')
+    qn = qi(1)
+    call MPI_Waitsome(3, q, qn, qi, qs)
+    call check(qn == 1 .and. (qi(1) == 1 .or. qi(1) == 3), 'waitsome indices are 1-based')
+    call MPI_Testany(3, q, qi(1), qf, MPI_STATUS_IGNORE)
+    call check(qf .and. qi(1) == MPI_UNDEFINED, 'testany of null requests')
+    call check(all(b1 == 7), 'send to self')
+  end block
 
   ! a user reduction: the largest absolute value
   vals = (/ rank, -2 * rank, 3 /)

@@ -3,7 +3,7 @@ C     Point-to-point with statuses (MPI_SOURCE/MPI_TAG/Get_count,
 C     MPI_STATUS_IGNORE, Waitall with MPI_STATUSES_IGNORE and with
 C     an array), collectives with MPI_IN_PLACE, a derived type (a
 C     matrix row through Type_vector), Comm_split, and a Fortran error
-C     handler. Every rank prints "f77_basic rank R: ok" or FAILED.
+C     handler, 1-based request indices. Every rank prints "f77_basic rank R: ok" or FAILED.
       PROGRAM F77BASIC
       IMPLICIT NONE
       INCLUDE 'mpif.h'
@@ -13,6 +13,7 @@ C     handler. Every rank prints "f77_basic rank R: ok" or FAILED.
       DOUBLE PRECISION A(4, 5), ROW(5)
       INTEGER SPLIT, SRANK, SSIZE, EH, CLS
       INTEGER NCALLS, LASTCODE
+      INTEGER Q(3), IDX, IDXS(3), NOUT, A1(2), B1(2)
       COMMON /EHSTATE/ NCALLS, LASTCODE
       EXTERNAL MYHANDLER
       NFAIL = 0
@@ -100,6 +101,21 @@ C     a Fortran error handler, called on an error in SPLIT
       CALL MPI_ERRHANDLER_FREE(EH, IERR)
       CALL MPI_COMM_FREE(SPLIT, IERR)
       IF (SPLIT .NE. MPI_COMM_NULL) CALL FAILED(NFAIL, 'comm_free')
+C     request indices are 1-based (Waitany, Waitsome)
+      A1(1) = 7
+      A1(2) = 8
+      CALL MPI_IRECV(B1, 2, MPI_INTEGER, 0, 21, MPI_COMM_SELF, Q(1),
+     &               IERR)
+      Q(2) = MPI_REQUEST_NULL
+      CALL MPI_ISEND(A1, 2, MPI_INTEGER, 0, 21, MPI_COMM_SELF, Q(3),
+     &               IERR)
+      CALL MPI_WAITANY(3, Q, IDX, MPI_STATUS_IGNORE, IERR)
+      IF (IDX .NE. 1 .AND. IDX .NE. 3) CALL FAILED(NFAIL, 'waitany')
+      CALL MPI_WAITSOME(3, Q, NOUT, IDXS, MPI_STATUSES_IGNORE, IERR)
+      IF (NOUT .NE. 1 .OR. IDXS(1) .EQ. IDX .OR.
+     &    (IDXS(1) .NE. 1 .AND. IDXS(1) .NE. 3))
+     &   CALL FAILED(NFAIL, 'waitsome')
+      IF (B1(1) .NE. 7 .OR. B1(2) .NE. 8) CALL FAILED(NFAIL, 'self')
       CALL MPI_ALLREDUCE(MPI_IN_PLACE, NFAIL, 1, MPI_INTEGER, MPI_SUM,
      &     MPI_COMM_WORLD, IERR)
       IF (NFAIL .EQ. 0) THEN
