@@ -96,7 +96,10 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
     s->handle = h;
     s->errh = e;
     errh_retain(e);
-    s->thread_level = asked < ftg.thread_level ? asked : ftg.thread_level;
+    /* The level the library runs at: one for the process, at least what was
+     * asked for when it could give it (a higher level than required is
+     * allowed, as for MPI_Init_thread's provided). */
+    s->thread_level = ftg.thread_level;
     nsessions++;
     *session = h;
     s = NULL; /* made: nothing to raise on */

@@ -6,7 +6,9 @@
  *                   the session's error handler and argument errors, two
  *                   sessions at once; after the last MPI_Session_finalize
  *                   the library is down and MPI_Session_init fails.
- *   session world   with MPI_Init: the WORLD pset's communicator is
+ *   session world   with MPI_Init_thread(MULTIPLE): a session with no
+ *                   thread_level asked for runs at the library's level;
+ *                   the WORLD pset's communicator is
  *                   congruent with MPI_COMM_WORLD; a session outlives
  *                   MPI_Finalize and its communicator still works.
  * Each rank prints "session rank R: ok" when every check passed.
@@ -180,14 +182,28 @@ int main(int argc, char **argv)
 {
     int world = argc > 1 && strcmp(argv[1], "world") == 0;
     t_set_name(argv[0]);
+    int provided = MPI_THREAD_SINGLE;
     if (world) {
-        T_MPI(MPI_Init(&argc, &argv));
+        T_MPI(MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided));
     }
     int flag = -1;
     MPI_Initialized(&flag);
     T_CHECK(flag == world, "MPI_Initialized says %d", flag);
     MPI_Session s, s2;
     T_MPI(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s));
+    if (world) {
+        /* No level asked for: the session has the level the library runs
+         * at (MPICH's threads/init/mult_session wants this). */
+        static const char *names[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
+                                      "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
+        MPI_Info info;
+        char val[MPI_MAX_INFO_VAL + 1] = "";
+        T_MPI(MPI_Session_get_info(s, &info));
+        T_MPI(MPI_Info_get(info, "thread_level", MPI_MAX_INFO_VAL, val, &flag));
+        T_CHECK(flag && strcmp(val, names[provided - MPI_THREAD_SINGLE]) == 0,
+                "session thread_level \"%s\" after MPI_Init_thread gave %d", val, provided);
+        MPI_Info_free(&info);
+    }
     int wsize = check_psets(s);
     MPI_Comm wc = pset_comm(s, "mpi://WORLD", "org.ftmpi.test.world", wsize);
     MPI_Comm_rank(wc, &t_rank);
