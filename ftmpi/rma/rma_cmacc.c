@@ -75,7 +75,7 @@ int rma_cma_atomic(win_t *w, const rma_args_t *a, const rma_run_t *runs, size_t 
     rma_shm_lock(w);
     rc = rma_cma_xfer(w, t, cur, rbase, runs, nruns, 0);
     if (rc == MPI_SUCCESS)
-        rc = rma_atomic_apply(a, packed_runs, nruns, cur, src, old, bytes);
+        rc = rma_atomic_apply(a, packed_runs, nruns, cur, src, old, bytes, 0);
     if (rc == MPI_SUCCESS && a->kind == RMA_CAS)
         changes = memcmp(old, a->cbuf, bytes) == 0;
     if (rc == MPI_SUCCESS && changes)

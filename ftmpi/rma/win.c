@@ -15,16 +15,14 @@
 #include "core/attr.h"
 #include "core/proc.h"
 #include "p2p/progress.h"
+#include "runtime/rtc.h"
 #include "util/handle.h"
 
 handle_table_t rma_win_table; /* rma_fast.h looks handles up inline */
 static int table_ready;
 static list_node_t windows = LIST_INIT(windows);
 
-/* The first page of a shared segment: the accumulate mutex. */
-typedef struct {
-    pthread_mutex_t mu;
-} seg_head_t;
+typedef rma_seg_head_t seg_head_t; /* rma.h */
 #define SEG_HEAD 4096
 
 list_node_t *rma_windows(void) { return &windows; }
@@ -182,9 +180,13 @@ static int cma_lock_page(win_t *w)
 
 void rma_shm_lock(win_t *w)
 {
+    static long taken; /* the fault point's value: the how-manyth lock of this process */
     seg_head_t *h = w->seg;
     if (pthread_mutex_lock(&h->mu) == EOWNERDEAD)
         pthread_mutex_consistent(&h->mu); /* its holder died: element updates are whole */
+    /* A test may have the daemon SIGKILL us here, holding the lock
+     * (--kill-at rma_acc_lock=N; tests/rma/rma_acclock.c). */
+    rtc_fault_point("rma_acc_lock", ++taken);
 }
 
 void rma_shm_unlock(win_t *w)
