@@ -259,6 +259,10 @@ int rma_cmaq_add(win_t *w, const rma_args_t *a);
 int rma_cmaq_drain(win_t *w);
 void rma_cmaq_free(win_t *w);
 void rma_shm_lock(win_t *w);
+/* The same, then the fault point rma_acc_lock (a test may have the daemon
+ * SIGKILL us here, holding the lock: --kill-at rma_acc_lock=N@R,
+ * tests/rma/rma_acclock.c); the general accumulate paths, not the short one. */
+void rma_shm_lock_fp(win_t *w);
 void rma_shm_unlock(win_t *w);
 /* Target side: handle one request from origin (rma_target.c). */
 void rma_target_poll(win_t *w);

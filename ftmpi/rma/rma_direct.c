@@ -60,7 +60,7 @@ int rma_atomic_apply(const rma_args_t *a, const rma_run_t *runs, size_t nruns, c
 static int atomic_op(win_t *w, const rma_args_t *a, const rma_run_t *runs, size_t nruns,
                      char *tbase, const char *src, char *old, size_t bytes)
 {
-    rma_shm_lock(w);
+    rma_shm_lock_fp(w);
     int rc = rma_atomic_apply(a, runs, nruns, tbase, src, old, bytes, rma_hw_on(w));
     rma_shm_unlock(w);
     return rc;

@@ -180,12 +180,15 @@ static int cma_lock_page(win_t *w)
 
 void rma_shm_lock(win_t *w)
 {
-    static long taken; /* the fault point's value: the how-manyth lock of this process */
     seg_head_t *h = w->seg;
     if (pthread_mutex_lock(&h->mu) == EOWNERDEAD)
         pthread_mutex_consistent(&h->mu); /* its holder died: element updates are whole */
-    /* A test may have the daemon SIGKILL us here, holding the lock
-     * (--kill-at rma_acc_lock=N; tests/rma/rma_acclock.c). */
+}
+
+void rma_shm_lock_fp(win_t *w)
+{
+    static long taken; /* the fault point's value: the how-manyth such lock of this process */
+    rma_shm_lock(w);
     rtc_fault_point("rma_acc_lock", ++taken);
 }
 
