@@ -25,6 +25,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "proc_exited.h"
+
 #define VICTIM 2
 #define N 16
 static int fails;
@@ -37,19 +39,6 @@ static int fails;
         }                                                                 \
     } while (0)
 
-/* Has process pid exited (a zombie or reaped)? */
-static int exited(long pid)
-{
-    char path[64], line[512];
-    snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 1;
-    char *got = fgets(line, sizeof(line), f);
-    fclose(f);
-    char *paren = got ? strrchr(line, ')') : NULL;
-    return !paren || paren[1] == '\0' || paren[2] == 'Z' || paren[2] == 'X';
-}
 
 static int cls_of(int rc)
 {
