@@ -39,7 +39,6 @@ static int fails;
         }                                                                 \
     } while (0)
 
-
 static int cls_of(int rc)
 {
     int c = -1;
