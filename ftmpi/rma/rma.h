@@ -124,6 +124,10 @@ typedef struct win {
     int *unflushed;         /* [size] requests without a reply sent since the last flush */
     uint32_t next_tag;
     int fence;              /* a fence epoch is open (a fence without NOSUCCEED) */
+    int fence_ops;          /* an RMA call came since that fence: only then is it an
+                               epoch that a lock, lock_all, start or post may not
+                               follow (MPI-3.1 11.5.1: a fence starts an access epoch
+                               only if RMA calls follow it) */
     int *access;            /* [size] EP_* of the epoch on each target */
     int lock_all;
     group_t *start_group;   /* MPI_Win_start, until complete */

@@ -84,6 +84,7 @@ static inline char *rma_fast_at(win_t *w, const rma_fast_t *f, int ocount, MPI_D
         at > room - n)
         return NULL;
     *bytes = n;
+    w->fence_ops |= w->fence;
     return (char *)w->seg + w->offs[target] + at;
 }
 
