@@ -51,7 +51,9 @@ static int rma_call(const char *fname, int kind, const void *obuf, int ocount, M
         *request = MPI_REQUEST_NULL;
     CHECK_COUNT(tcount);
     CHECK_DT(ttype, a.tdt);
-    if (kind == RMA_PUT || kind == RMA_ACC || kind == RMA_GACC) {
+    /* MPI_Get_accumulate with MPI_NO_OP ignores the origin buffer, count
+     * and type (MPI-3.1 11.3.4): MPI_DATATYPE_NULL is fine there. */
+    if (kind == RMA_PUT || kind == RMA_ACC || (kind == RMA_GACC && oph != MPI_NO_OP)) {
         CHECK_COUNT(ocount);
         CHECK_DT(otype, a.odt);
     }

@@ -2,7 +2,8 @@
  * rma_fence_lock: a fence that no RMA call follows starts no epoch
  * (MPI-3.1 11.5.1), so MPI_Win_lock, MPI_Win_lock_all and MPI_Win_start /
  * MPI_Win_post may follow it; after a fence and an RMA call they are
- * MPI_ERR_RMA_SYNC. On a created and an allocated window (2 ranks).
+ * MPI_ERR_RMA_SYNC. MPI_Get_accumulate with MPI_NO_OP and MPI_DATATYPE_NULL
+ * as origin type. On a created and an allocated window (2 ranks).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -47,6 +48,17 @@ static void run(MPI_Win w, long *mem, int rank)
     EXPECT(MPI_Win_lock_all(0, w), MPI_ERR_RMA_SYNC);
     EXPECT(MPI_Win_start(pg, 0, w), MPI_ERR_RMA_SYNC);
     EXPECT(MPI_Win_fence(MPI_MODE_NOSUCCEED, w), MPI_SUCCESS);
+    /* MPI_NO_OP ignores the origin: MPI_DATATYPE_NULL and count 0 are fine */
+    long got = -1;
+    EXPECT(MPI_Win_lock(MPI_LOCK_SHARED, peer, 0, w), MPI_SUCCESS);
+    EXPECT(MPI_Get_accumulate(NULL, 0, MPI_DATATYPE_NULL, &got, 1, MPI_LONG, peer, 0, 1, MPI_LONG,
+                              MPI_NO_OP, w), MPI_SUCCESS);
+    EXPECT(MPI_Win_unlock(peer, w), MPI_SUCCESS);
+    if (got != 5) {
+        fprintf(stderr, "rma_fence_lock: check failed: no-op get-accumulate read %ld\n", got);
+        fails++;
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
     if (mem[0] != 5 || mem[1] != 5 || mem[2] != 5) {
         fprintf(stderr, "rma_fence_lock: check failed: mem %ld %ld %ld\n", mem[0], mem[1], mem[2]);
         fails++;
