@@ -51,7 +51,9 @@ static int rma_call(const char *fname, int kind, const void *obuf, int ocount, M
         *request = MPI_REQUEST_NULL;
     CHECK_COUNT(tcount);
     CHECK_DT(ttype, a.tdt);
-    if (kind == RMA_PUT || kind == RMA_ACC || kind == RMA_GACC) {
+    /* MPI_Get_accumulate with MPI_NO_OP ignores the origin buffer, count
+     * and type (MPI-3.1 11.3.4): MPI_DATATYPE_NULL is fine there. */
+    if (kind == RMA_PUT || kind == RMA_ACC || (kind == RMA_GACC && oph != MPI_NO_OP)) {
         CHECK_COUNT(ocount);
         CHECK_DT(otype, a.odt);
     }
@@ -188,14 +190,26 @@ API_WEAK(Fetch_and_op)
 int PMPI_Fetch_and_op(const void *oa, void *ra, MPI_Datatype dt, int tr, MPI_Aint td, MPI_Op op,
                       MPI_Win win)
 {
-    return rma_call("MPI_Fetch_and_op", RMA_GACC, oa, 1, dt, NULL, ra, 1, dt, tr, td, 1, dt, op,
-                    win, NULL);
+    win_t *w = api_win_fast(win);
+    if (w && rma_fast_hw(w, oa, NULL, ra, dt, tr, td, op))
+        return MPI_SUCCESS;
+    int rc = rma_call("MPI_Fetch_and_op", RMA_GACC, oa, 1, dt, NULL, ra, 1, dt, tr, td, 1, dt, op,
+                      win, NULL);
+    if (rc == MPI_SUCCESS && w) /* later ones may take the short path */
+        rma_fast_learn_hw(w, 2, dt, dt_get(dt), op);
+    return rc;
 }
 
 API_WEAK(Compare_and_swap)
 int PMPI_Compare_and_swap(const void *oa, const void *ca, void *ra, MPI_Datatype dt, int tr,
                           MPI_Aint td, MPI_Win win)
 {
-    return rma_call("MPI_Compare_and_swap", RMA_CAS, oa, 1, dt, ca, ra, 1, dt, tr, td, 1, dt,
-                    MPI_OP_NULL, win, NULL);
+    win_t *w = api_win_fast(win);
+    if (w && ca && rma_fast_hw(w, oa, ca, ra, dt, tr, td, MPI_OP_NULL))
+        return MPI_SUCCESS;
+    int rc = rma_call("MPI_Compare_and_swap", RMA_CAS, oa, 1, dt, ca, ra, 1, dt, tr, td, 1, dt,
+                      MPI_OP_NULL, win, NULL);
+    if (rc == MPI_SUCCESS && w)
+        rma_fast_learn_hw(w, 3, dt, dt_get(dt), MPI_OP_NULL);
+    return rc;
 }

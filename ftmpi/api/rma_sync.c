@@ -42,6 +42,16 @@ static int check_group(win_t *w, MPI_Group h, group_t **g)
 }
 
 /* MPI_Win_start (access epoch) and MPI_Win_post (exposure epoch). */
+/* Is a fence epoch open? A fence (without MPI_MODE_NOSUCCEED) that no RMA
+ * call followed is none (MPI-3.1 11.5.1): a lock, lock_all, start or post
+ * may follow it, and ends it. */
+static int fence_epoch(win_t *w)
+{
+    if (w->fence && !w->fence_ops)
+        w->fence = 0;
+    return w->fence;
+}
+
 static int open_pscw(const char *fname, int post, MPI_Group group, int assert_, MPI_Win win)
 {
     API_BEGIN(fname);
@@ -51,7 +61,7 @@ static int open_pscw(const char *fname, int post, MPI_Group group, int assert_, 
     CHECK_ASSERT(assert_);
     if ((rc = check_group(w, group, &g)) != MPI_SUCCESS)
         goto fail;
-    if (post ? w->post_group != NULL : (w->start_group || w->fence || any_lock(w)))
+    if (post ? w->post_group != NULL : (w->start_group || fence_epoch(w) || any_lock(w)))
         API_FAIL(MPI_ERR_RMA_SYNC);
     CHECK_WIN_USABLE(w);
     rc = post ? rma_post(w, g) : rma_start_epoch(w, g);
@@ -119,7 +129,7 @@ int PMPI_Win_lock(int lock_type, int rank, int assert_, MPI_Win win)
     if (rank == MPI_PROC_NULL)
         goto fail; /* nothing to lock */
     CHECK_WIN_RANK(w, rank);
-    if (w->access[rank] != EP_NONE || w->lock_all || w->fence || w->start_group)
+    if (w->access[rank] != EP_NONE || w->lock_all || fence_epoch(w) || w->start_group)
         API_FAIL(MPI_ERR_RMA_SYNC);
     CHECK_WIN_USABLE(w);
     rc = rma_lock(w, lock_type, rank);
@@ -148,7 +158,7 @@ int PMPI_Win_lock_all(int assert_, MPI_Win win)
     win_t *w = NULL;
     CHECK_WIN(win, w);
     CHECK_ASSERT(assert_);
-    if (any_lock(w) || w->fence || w->start_group)
+    if (any_lock(w) || fence_epoch(w) || w->start_group)
         API_FAIL(MPI_ERR_RMA_SYNC);
     CHECK_WIN_USABLE(w);
     rc = rma_lock_all(w);

@@ -36,6 +36,7 @@
 #ifndef FTMPI_RMA_RMA_H
 #define FTMPI_RMA_RMA_H
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stddef.h>
 
@@ -80,6 +81,7 @@ typedef struct rma_fast {
     size_t size;            /* 0: nothing learnt */
     MPI_Op op_h;
     op_t *op;
+    size_t hw;              /* rma_hw_size of the type: hardware atomics may serve it */
 } rma_fast_t;
 
 typedef struct win {
@@ -99,7 +101,8 @@ typedef struct win {
     char name[MPI_MAX_OBJECT_NAME];
     list_node_t all;
     int via;                /* RMA_VIA_*: how origin operations reach the target */
-    rma_fast_t fast[2];     /* rma_fast.h: [0] put and get, [1] accumulate */
+    rma_fast_t fast[4];     /* rma_fast.h: [0] put and get, [1] accumulate,
+                             [2] fetch-and-op, [3] compare-and-swap */
     /* shared memory (MPI_Win_allocate_shared, MPI_Win_allocate on one host) */
     void *seg;              /* the mapping: lock page, then the members' parts */
     size_t seg_len;
@@ -121,6 +124,10 @@ typedef struct win {
     int *unflushed;         /* [size] requests without a reply sent since the last flush */
     uint32_t next_tag;
     int fence;              /* a fence epoch is open (a fence without NOSUCCEED) */
+    int fence_ops;          /* an RMA call came since that fence: only then is it an
+                               epoch that a lock, lock_all, start or post may not
+                               follow (MPI-3.1 11.5.1: a fence starts an access epoch
+                               only if RMA calls follow it) */
     int *access;            /* [size] EP_* of the epoch on each target */
     int lock_all;
     group_t *start_group;   /* MPI_Win_start, until complete */
@@ -141,6 +148,14 @@ typedef struct win {
     int *wrank;             /* [usize] window rank of each, -1: a gap; NULL: the same */
     group_t *ugroup;        /* the communicator's group (MPI_Win_get_group); NULL: comm's */
 } win_t;
+
+/* The first page of a shared segment (and of a CMA window's lock page):
+ * the accumulate mutex; hw: hardware atomics have run on the window
+ * (rma_hwatom.h), set once, under the mutex. */
+typedef struct rma_seg_head {
+    pthread_mutex_t mu;
+    int hw;
+} rma_seg_head_t;
 
 /* Requests to one target gathered into one message (rma_wire.h). */
 typedef struct rma_batch {
@@ -209,6 +224,7 @@ size_t rma_runs_bytes(const rma_run_t *runs, size_t n);
  * first copy the current values out (packed). op NULL: replace. */
 int rma_apply(char *base, const rma_run_t *runs, size_t n, const char *in, op_t *op, char *old);
 void rma_copy_out(const char *base, const rma_run_t *runs, size_t n, char *out);
+dt_t *rma_kind_type(dt_kind_t k);    /* the predefined type of one basic kind */
 int rma_progress(void);              /* the progress hook */
 void rma_sweep(win_t *w, int all);   /* free finished operation records */
 int rma_wait_pending(win_t *w, int target);
@@ -228,9 +244,11 @@ struct iovec;
 int rma_cma_vec(win_t *w, int t, struct iovec *l, struct iovec *r, size_t k, size_t bytes,
                 int write);
 /* Accumulate, get-accumulate or compare-and-swap at tbase (laid out like
- * runs) from packed src; old gets the previous values. No lock taken. */
+ * runs) from packed src; old gets the previous values. No lock taken.
+ * hw: hardware atomics run on the window (rma_hwatom.h): element by
+ * element with compare-and-swap. */
 int rma_atomic_apply(const rma_args_t *a, const rma_run_t *runs, size_t nruns, char *tbase,
-                     const char *src, char *old, size_t bytes);
+                     const char *src, char *old, size_t bytes, int hw);
 /* Accumulates by CMA (rma_cmacc.c): does the origin apply this one itself?
  * Then what went to that target as messages before is completed first. */
 int rma_cma_atomic_ready(win_t *w, const rma_args_t *a);
@@ -245,6 +263,10 @@ int rma_cmaq_add(win_t *w, const rma_args_t *a);
 int rma_cmaq_drain(win_t *w);
 void rma_cmaq_free(win_t *w);
 void rma_shm_lock(win_t *w);
+/* The same, then the fault point rma_acc_lock (a test may have the daemon
+ * SIGKILL us here, holding the lock: --kill-at rma_acc_lock=N@R,
+ * tests/rma/rma_acclock.c); the general accumulate paths, not the short one. */
+void rma_shm_lock_fp(win_t *w);
 void rma_shm_unlock(win_t *w);
 /* Target side: handle one request from origin (rma_target.c). */
 void rma_target_poll(win_t *w);

@@ -72,10 +72,10 @@ int rma_cma_atomic(win_t *w, const rma_args_t *a, const rma_run_t *runs, size_t 
         off += runs[i].n * dt_kind_size((dt_kind_t)runs[i].kind);
     }
     int changes = a->kind == RMA_CAS || a->op->handle != MPI_NO_OP;
-    rma_shm_lock(w);
+    rma_shm_lock_fp(w);
     rc = rma_cma_xfer(w, t, cur, rbase, runs, nruns, 0);
     if (rc == MPI_SUCCESS)
-        rc = rma_atomic_apply(a, packed_runs, nruns, cur, src, old, bytes);
+        rc = rma_atomic_apply(a, packed_runs, nruns, cur, src, old, bytes, 0);
     if (rc == MPI_SUCCESS && a->kind == RMA_CAS)
         changes = memcmp(old, a->cbuf, bytes) == 0;
     if (rc == MPI_SUCCESS && changes)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "coll/coll.h"
+#include "rma/rma_hwatom.h"
 
 /* Put and get over CMA: one vectored call from the origin's (packed or
  * contiguous) data to the target's runs. */
@@ -35,7 +36,7 @@ static int cma_put_get(win_t *w, const rma_args_t *a, const rma_run_t *runs, siz
 }
 
 int rma_atomic_apply(const rma_args_t *a, const rma_run_t *runs, size_t nruns, char *tbase,
-                     const char *src, char *old, size_t bytes)
+                     const char *src, char *old, size_t bytes, int hw)
 {
     if (a->kind == RMA_CAS) {
         rma_copy_out(tbase, runs, nruns, old);
@@ -44,22 +45,42 @@ int rma_atomic_apply(const rma_args_t *a, const rma_run_t *runs, size_t nruns, c
         return MPI_SUCCESS;
     }
     if (a->op->handle == MPI_NO_OP) {
+        if (old && hw)
+            return rma_hw_apply(tbase, runs, nruns, NULL, a->op, old);
         if (old)
             rma_copy_out(tbase, runs, nruns, old);
         return MPI_SUCCESS;
     }
     op_t *op = a->op->predefined && a->op->handle == MPI_REPLACE ? NULL : a->op;
-    return rma_apply(tbase, runs, nruns, src, op, old);
+    return hw ? rma_hw_apply(tbase, runs, nruns, src, op, old)
+              : rma_apply(tbase, runs, nruns, src, op, old);
 }
 
 /* Accumulate, get-accumulate, compare-and-swap at tbase, in the segment. */
 static int atomic_op(win_t *w, const rma_args_t *a, const rma_run_t *runs, size_t nruns,
                      char *tbase, const char *src, char *old, size_t bytes)
 {
-    rma_shm_lock(w);
-    int rc = rma_atomic_apply(a, runs, nruns, tbase, src, old, bytes);
+    rma_shm_lock_fp(w);
+    int rc = rma_atomic_apply(a, runs, nruns, tbase, src, old, bytes, rma_hw_on(w));
     rma_shm_unlock(w);
     return rc;
+}
+
+/* One element of one predefined type at every side: a hardware atomic
+ * where (type, op) has one (rma_hwatom.h). 0 when it does not apply. */
+static int shm_hw_one(win_t *w, const rma_args_t *a, char *tbase)
+{
+    dt_t *t = a->tdt;
+    if (a->tcount != 1 || !t->predefined)
+        return 0;
+    MPI_Op oph = a->kind == RMA_CAS ? MPI_OP_NULL : a->op->handle;
+    int noop = a->kind != RMA_CAS && oph == MPI_NO_OP;
+    if (!noop && (a->ocount != 1 || !a->odt || !a->odt->predefined || a->odt->kind != t->kind))
+        return 0;
+    if (a->kind != RMA_ACC && (a->rcount != 1 || !a->rdt->predefined || a->rdt->kind != t->kind))
+        return 0;
+    return rma_hw_try(w, a->kind, oph, t->kind, noop ? NULL : a->obuf, a->cbuf,
+                      a->kind == RMA_ACC ? NULL : a->rbuf, tbase + t->true_lb);
 }
 
 /* A put or get whose origin and target data are both contiguous: one
@@ -98,6 +119,8 @@ int rma_start_direct(win_t *w, const rma_args_t *a)
         if (a->kind == RMA_GET)
             return coll_local_copy2(tbase, (size_t)a->tcount, a->tdt, a->rbuf,
                                     (size_t)a->rcount, a->rdt);
+        if (shm_hw_one(w, a, tbase))
+            return MPI_SUCCESS;
     } else {
         rbase = (uintptr_t)w->bases[a->target] + (uintptr_t)at;
     }

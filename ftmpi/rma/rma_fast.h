@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "rma/rma.h"
+#include "rma/rma_hwatom.h"
 #include "util/handle.h"
 
 extern handle_table_t rma_win_table; /* win.c */
@@ -45,6 +46,23 @@ static inline void rma_fast_learn(win_t *w, MPI_Datatype h, dt_t *dt, MPI_Op oph
     f->size = (size_t)dt->size;
     f->op_h = oph;
     f->op = op;
+    f->hw = rma_hw_size(dt->kind);
+}
+
+/* After the general path did a fetch-and-op (slot 2, op oph) or a
+ * compare-and-swap (slot 3, MPI_OP_NULL) with type dt (handle h) that a
+ * hardware atomic serves (rma_hwatom.h). */
+static inline void rma_fast_learn_hw(win_t *w, int slot, MPI_Datatype h, dt_t *dt, MPI_Op oph)
+{
+    if (w->via != RMA_VIA_SHM || !dt->predefined || !rma_hw_size(dt->kind) ||
+        !rma_hw_op(slot == 3 ? RMA_CAS : RMA_GACC, oph))
+        return;
+    rma_fast_t *f = &w->fast[slot];
+    f->dt_h = h;
+    f->dt = dt;
+    f->size = f->hw = rma_hw_size(dt->kind);
+    f->op_h = oph;
+    f->op = NULL;
 }
 
 /* Where in the segment the operation goes, with f's type; NULL: the
@@ -66,6 +84,7 @@ static inline char *rma_fast_at(win_t *w, const rma_fast_t *f, int ocount, MPI_D
         at > room - n)
         return NULL;
     *bytes = n;
+    w->fence_ops |= w->fence;
     return (char *)w->seg + w->offs[target] + at;
 }
 
@@ -98,10 +117,27 @@ static inline int rma_fast_acc(win_t *w, const void *obuf, int ocount, MPI_Datat
     if (oph != f->op_h ||
         !(remote = rma_fast_at(w, f, ocount, otype, target, tdisp, tcount, ttype, &bytes)))
         return 0;
+    if (tcount == 1 && f->hw && rma_hw_op(RMA_ACC, oph)) /* one instruction (0: unaligned) */
+        return rma_hw_try(w, RMA_ACC, oph, f->dt->kind, obuf, NULL, NULL, remote);
     rma_shm_lock(w);
-    int rc = op_apply(f->op, obuf, remote, tcount, f->dt);
+    int rc = f->hw && rma_hw_on(w) ? rma_hw_apply_run(remote, (size_t)tcount, f->dt->kind, obuf,
+                                                      f->op, NULL)
+                                   : op_apply(f->op, obuf, remote, tcount, f->dt);
     rma_shm_unlock(w);
     return rc == MPI_SUCCESS;  /* not learnt unless it applies: never fails */
+}
+
+/* MPI_Fetch_and_op (cmp NULL; learnt op oph) or MPI_Compare_and_swap of
+ * the learnt type by a hardware atomic; 1: done, 0: the general path. */
+static inline int rma_fast_hw(win_t *w, const void *obuf, const void *cmp, void *rbuf,
+                              MPI_Datatype dt, int target, MPI_Aint tdisp, MPI_Op oph)
+{
+    const rma_fast_t *f = &w->fast[cmp ? 3 : 2];
+    size_t bytes;
+    char *remote;
+    if (oph != f->op_h || !(remote = rma_fast_at(w, f, 1, dt, target, tdisp, 1, dt, &bytes)))
+        return 0;
+    return rma_hw_try(w, cmp ? RMA_CAS : RMA_GACC, oph, f->dt->kind, obuf, cmp, rbuf, remote);
 }
 
 #endif

@@ -294,6 +294,8 @@ int rma_start(win_t *w, const rma_args_t *a, req_t **ureq)
     if (ureq && (rc = new_user_req(w, ureq)) != MPI_SUCCESS)
         return rc;
     int ctl = a->kind == RMA_LOCK || a->kind == RMA_UNLOCK || a->kind == RMA_FLUSH;
+    if (!ctl)
+        w->fence_ops |= w->fence; /* the fence is an epoch now (rma.h) */
     if (a->target == MPI_PROC_NULL || (a->tcount == 0 && a->kind != RMA_CAS && !ctl)) {
         if (ureq)
             req_complete(*ureq);

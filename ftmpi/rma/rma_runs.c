@@ -79,7 +79,7 @@ void rma_copy_out(const char *base, const rma_run_t *runs, size_t n, char *out)
 }
 
 /* The predefined type of one basic kind (to hand op_apply). */
-static dt_t *kind_type(dt_kind_t k)
+dt_t *rma_kind_type(dt_kind_t k)
 {
     static dt_t *cache[DTK_COUNT_];
     if (!cache[k]) {
@@ -110,11 +110,11 @@ int rma_apply(char *base, const rma_run_t *runs, size_t n, const char *in, op_t 
                 for (size_t u = 0; u < runs[i].n; u++)
                     memcpy(at + (MPI_Aint)u * ext, in + u * sz, sz);
         } else if ((MPI_Aint)sz == ext) {
-            dt_t *kt = kind_type(k);
+            dt_t *kt = rma_kind_type(k);
             if (!kt || op_apply(op, in, at, (int)runs[i].n, kt) != MPI_SUCCESS)
                 return MPI_ERR_OP;
         } else { /* padded pairs: one unit at a time */
-            dt_t *kt = kind_type(k);
+            dt_t *kt = rma_kind_type(k);
             char unit[64];
             for (size_t u = 0; u < runs[i].n; u++) {
                 memcpy(unit, in + u * sz, sz);

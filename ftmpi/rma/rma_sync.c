@@ -29,6 +29,7 @@ int rma_fence(win_t *w, int assert_)
     if (rc == MPI_SUCCESS)
         rc = rc2;
     w->fence = !(assert_ & MPI_MODE_NOSUCCEED);
+    w->fence_ops = 0;
     return rc;
 }
 

@@ -15,16 +15,14 @@
 #include "core/attr.h"
 #include "core/proc.h"
 #include "p2p/progress.h"
+#include "runtime/rtc.h"
 #include "util/handle.h"
 
 handle_table_t rma_win_table; /* rma_fast.h looks handles up inline */
 static int table_ready;
 static list_node_t windows = LIST_INIT(windows);
 
-/* The first page of a shared segment: the accumulate mutex. */
-typedef struct {
-    pthread_mutex_t mu;
-} seg_head_t;
+typedef rma_seg_head_t seg_head_t; /* rma.h */
 #define SEG_HEAD 4096
 
 list_node_t *rma_windows(void) { return &windows; }
@@ -185,6 +183,13 @@ void rma_shm_lock(win_t *w)
     seg_head_t *h = w->seg;
     if (pthread_mutex_lock(&h->mu) == EOWNERDEAD)
         pthread_mutex_consistent(&h->mu); /* its holder died: element updates are whole */
+}
+
+void rma_shm_lock_fp(win_t *w)
+{
+    static long taken; /* the fault point's value: the how-manyth such lock of this process */
+    rma_shm_lock(w);
+    rtc_fault_point("rma_acc_lock", ++taken);
 }
 
 void rma_shm_unlock(win_t *w)

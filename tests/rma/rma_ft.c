@@ -34,6 +34,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "proc_exited.h"
+
 #define VICTIM 2
 static int fails;
 #define CHECK(cond, ...)                                              \
@@ -77,19 +79,6 @@ static MPI_Win make_win(MPI_Comm comm, const char *flavor, long **mem)
     return w;
 }
 
-/* Has process pid exited (a zombie or reaped)? */
-static int exited(long pid)
-{
-    char path[64], line[512];
-    snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 1;
-    char *got = fgets(line, sizeof(line), f);
-    fclose(f);
-    char *paren = got ? strrchr(line, ')') : NULL;
-    return !paren || paren[1] == '\0' || paren[2] == 'Z' || paren[2] == 'X';
-}
 
 /* Wait (sleeping, 10 s at most) until the kernel says pid has exited. */
 static int wait_exit(long pid)
