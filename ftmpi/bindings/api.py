@@ -17,7 +17,7 @@ RETURNS = ("int", "double", "Aint", "Fint") + HANDLES
 FN_FLAGS = {"removed", "deprecated", "nof08", "f08only", "conly", "f2c", "custom", "c", "cstd"}
 # @lc / @la: the parameter is MPI_Count / MPI_Aint in the large-count Name_c
 # that a `@c` function line derives (docs/largecount.md)
-PARAM_FLAGS = {"preset", "weights", "lc", "la", "index"}
+PARAM_FLAGS = {"preset", "weights", "lc", "la", "index", "nof"}
 WIDEN = {"lc": "Count", "la": "Aint"}
 PROC_ACTIONS = {"null_copy", "null_delete", "dup", "conversion_null"}
 # the procedures the standard defines for Fortran only (`fortran` entries)

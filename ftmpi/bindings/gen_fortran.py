@@ -152,7 +152,8 @@ def wrap(head, args, indent):
 
 def procedure(f, name, f08, indent="    "):
     """An interface body for MPI_<f.name> under the Fortran name `name`."""
-    fparams = [p for p in f.params if p.kind not in ("argc", "argv", "...")]
+    # @nof: a C parameter the Fortran binding does not have (MPI_Info_create_env)
+    fparams = [p for p in f.params if p.kind not in ("argc", "argv", "...") and "nof" not in p.flags]
     args = [p.name for p in fparams]
     if f.ret == "int":
         args.append("ierror")

@@ -5,7 +5,7 @@
 ! Comm_create_group, a user reduction (the f08 callback with TYPE(C_PTR)
 ! vectors), an error handler with the f08 procedure type, info strings, and
 ! the status conversion between the f08 and the INTEGER forms, and 1-based
-! request indices from Waitany/Waitsome/Testany.
+! request indices from Waitany/Waitsome/Testany, MPI_Info_create_env.
 ! Every rank prints "f08_mpi rank R: ok" or FAILED.
 module f08_state
   use mpi_f08
@@ -162,6 +162,13 @@ program f08_mpi
   call check(flag .and. vlen == 7, 'info_get_valuelen')
   call MPI_Info_free(info)
   call check(info == MPI_INFO_NULL, 'info_free')
+  ! MPI_Info_create_env has no argc/argv in Fortran; "maxprocs" is the job size
+  call MPI_Info_create_env(info, ierr)
+  call check(ierr == MPI_SUCCESS .and. info /= MPI_INFO_NULL, 'info_create_env')
+  call MPI_Info_get(info, 'maxprocs', len(value), value, flag)
+  read (value, *) i
+  call check(flag .and. i == np, 'info_create_env maxprocs')
+  call MPI_Info_free(info)
 
   call MPI_Allreduce(MPI_IN_PLACE, nfail, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
   call report('')

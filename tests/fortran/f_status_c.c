@@ -48,6 +48,10 @@ int fstat_conversions(MPI_Fint *f, int src, int tag)
         bad++;
     if (MPI_Status_f2f08(f, &s08) != MPI_SUCCESS || s08.MPI_SOURCE != src)
         bad++;
+    /* MPI-4.0's C names of the Fortran status layout */
+    if (MPI_F_STATUS_SIZE != N || f[MPI_F_SOURCE] != src || f[MPI_F_TAG] != tag ||
+        f[MPI_F_ERROR] != c.MPI_ERROR)
+        bad++;
 
     MPI_Comm_get_errhandler(MPI_COMM_WORLD, &old);
     MPI_Comm_create_errhandler(count_errors, &eh);

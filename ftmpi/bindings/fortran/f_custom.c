@@ -17,6 +17,17 @@
 #include "mpi.h"
 #include "f_support.h"
 
+/* ---- MPI_Info_create_env ------------------------------------------------- */
+/* Fortran has no argc/argv to give (MPI-4.0: MPI_INFO_CREATE_ENV(INFO,
+ * IERROR)): the info object of a program started without arguments. */
+void pmpi_info_create_env_(MPI_Fint *info, MPI_Fint *ierror)
+{
+    int rc = MPI_Info_create_env(0, NULL, (MPI_Info *)info);
+    if (ierror)
+        *ierror = rc;
+}
+FTMPI_F_NAMES_F08(mpi_info_create_env)
+
 /* ---- keyvals ------------------------------------------------------------ */
 typedef void f_copy_fn(MPI_Fint *, MPI_Fint *, void *, void *, void *, MPI_Fint *, MPI_Fint *);
 typedef void f_delete_fn(MPI_Fint *, MPI_Fint *, void *, void *, MPI_Fint *);
