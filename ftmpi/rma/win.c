@@ -373,8 +373,16 @@ int rma_set_gaps(win_t *w, group_t *full)
 
 int rma_shared_query(win_t *w, int r, MPI_Aint *size, int *disp_unit, void *baseptr)
 {
-    if (w->flavor != MPI_WIN_FLAVOR_SHARED)
-        return MPI_ERR_RMA_FLAVOR;
+    /* MPI-4.0 12.2.3: any window. Memory not mapped here (MPI_Win_create,
+     * dynamic windows, MPI_Win_allocate across hosts) gives size 0 and a
+     * NULL base; MPI_Win_allocate on one host is mapped and answers as a
+     * shared window. */
+    if (!w->seg || !w->offs) {
+        *size = 0;
+        *disp_unit = r != MPI_PROC_NULL && w->disp_units ? w->disp_units[r] : w->disp_unit;
+        *(void **)baseptr = NULL;
+        return MPI_SUCCESS;
+    }
     if (r == MPI_PROC_NULL) { /* the first member with a non-empty part */
         r = 0;
         while (r < w->size - 1 && w->sizes[r] == 0)
