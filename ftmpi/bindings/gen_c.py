@@ -198,8 +198,12 @@ class Wrapper:
                             None, "free")
             else:
                 ln = _len_expr(p.strlen, f)
+                # a value that was not found leaves the caller's string alone
+                flag = next((q.name for q in f.params
+                             if q.kind == "logical" and q.dir != "in" and not q.is_array), None)
+                cond = f"rc == MPI_SUCCESS && {flag}_c" if flag else "rc == MPI_SUCCESS"
                 self.copied(n, f"char *{n}", f"char *{n}_c = ftmpi_f_str_alloc({ln});",
-                            f"if (rc == MPI_SUCCESS)\n    ftmpi_f_str_out({n}, {n}_len, {n}_c);",
+                            f"if ({cond})\n    ftmpi_f_str_out({n}, {n}_len, {n}_c);",
                             "free")
         elif k == "Status" and p.is_array:
             ln = _len_expr(p.dims[0], f)

@@ -162,6 +162,24 @@ program f08_mpi
   call check(flag .and. vlen == 7, 'info_get_valuelen')
   call MPI_Info_free(info)
   call check(info == MPI_INFO_NULL, 'info_free')
+  ! MPI_Info_get_string: buflen counts characters (no terminating null); a length
+  ! query (buflen 0) or a missing key leaves value alone
+  call MPI_Info_create(info)
+  call MPI_Info_set(info, 'k', 'abc')
+  vlen = 0
+  value = 'unchanged'
+  call MPI_Info_get_string(info, 'k', vlen, value, flag)
+  call check(flag .and. vlen == 3 .and. value == 'unchanged', 'get_string length query')
+  vlen = len(value)
+  call MPI_Info_get_string(info, 'k', vlen, value, flag)
+  call check(flag .and. vlen == 3 .and. value == 'abc', 'get_string value')
+  vlen = 2
+  call MPI_Info_get_string(info, 'k', vlen, value, flag)
+  call check(flag .and. vlen == 3 .and. value == 'ab', 'get_string truncated')
+  vlen = len(value)
+  call MPI_Info_get_string(info, 'nokey', vlen, value, flag)
+  call check(.not. flag .and. value == 'ab', 'get_string of a missing key')
+  call MPI_Info_free(info)
   ! MPI_Info_create_env has no argc/argv in Fortran; "maxprocs" is the job size
   call MPI_Info_create_env(info, ierr)
   call check(ierr == MPI_SUCCESS .and. info /= MPI_INFO_NULL, 'info_create_env')

@@ -84,7 +84,9 @@ static MPI_Info outside(const char *when, MPI_Errhandler *eh)
     int cls = -1;
     T_MPI(MPI_Error_class(MPI_ERR_INFO_KEY, &cls));
     T_CHECK(cls == MPI_ERR_INFO_KEY, "%s: class %d", when, cls);
-    T_MPI(MPI_Error_string(MPI_ERR_INFO, v, &len));
+    char es[MPI_MAX_ERROR_STRING];
+    T_MPI(MPI_Error_string(MPI_ERR_INFO, es, &len));
+    T_CHECK(len > 0 && (size_t)len == strlen(es), "%s: error string length %d", when, len);
     int ver = 0, sub = 0;
     T_MPI(MPI_Get_version(&ver, &sub));
     /* not in Table 11.1: refused, with MPI_ERR_OTHER */

@@ -28,6 +28,34 @@ void pmpi_info_create_env_(MPI_Fint *info, MPI_Fint *ierror)
 }
 FTMPI_F_NAMES_F08(mpi_info_create_env)
 
+/* ---- MPI_Info_get_string -------------------------------------------------- */
+/* Fortran's buflen counts characters, C's the terminating null too: the
+ * caller offers buflen characters and gets back the value's length without
+ * a null. With buflen 0 or a key that is not there, value is left alone. */
+void pmpi_info_get_string_(MPI_Fint *info, char *key, MPI_Fint *buflen, char *value,
+                           MPI_Fint *flag, MPI_Fint *ierror, size_t key_len, size_t value_len)
+{
+    int rc, found = 0, n = *buflen > 0 ? (int)*buflen : 0;
+    char *k = ftmpi_f_str_in(key, key_len), *v = ftmpi_f_str_alloc(n);
+    if (!k || !v) {
+        rc = ftmpi_f_nomem("MPI_Info_get_string");
+    } else {
+        int clen = n > 0 ? n + 1 : 0;
+        rc = MPI_Info_get_string(*info, k, &clen, v, &found);
+        if (rc == MPI_SUCCESS && found) {
+            if (n > 0)
+                ftmpi_f_str_out(value, value_len, v);
+            *buflen = clen > 0 ? clen - 1 : 0;
+        }
+        *flag = ftmpi_f_logical(found);
+    }
+    free(k);
+    free(v);
+    if (ierror)
+        *ierror = rc;
+}
+FTMPI_F_NAMES_F08(mpi_info_get_string)
+
 /* ---- keyvals ------------------------------------------------------------ */
 typedef void f_copy_fn(MPI_Fint *, MPI_Fint *, void *, void *, void *, MPI_Fint *, MPI_Fint *);
 typedef void f_delete_fn(MPI_Fint *, MPI_Fint *, void *, void *, MPI_Fint *);
