@@ -207,6 +207,8 @@ static int recv_apply(part_t *p, const char *m, size_t len)
     return 1;
 }
 
+static void chan_fail(part_chan_t *ch, int err);
+
 /* A whole message of channel ch (m is taken): to the receive that waits for
  * its number, or kept until that request starts. */
 static void chan_deliver(part_chan_t *ch, char *m, size_t len)
@@ -227,8 +229,9 @@ static void chan_deliver(part_chan_t *ch, char *m, size_t len)
         }
     }
     part_stash_t *k = malloc(sizeof *k);
-    if (!k) { /* lost: the request waiting for it will not complete */
+    if (!k) { /* cannot be kept: the channel's rounds fail rather than wait for it */
         free(m);
+        chan_fail(ch, MPI_ERR_NO_MEM);
         return;
     }
     k->seq = h.seq, k->len = len, k->msg = m;
